@@ -1,0 +1,3 @@
+from judgebench.cli import app
+
+app()

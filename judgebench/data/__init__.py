@@ -1,0 +1,1 @@
+"""Loaders: any supported source -> a stream of Battle records or RowError reports."""

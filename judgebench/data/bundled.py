@@ -1,0 +1,35 @@
+"""Datasets that ship with judgebench, found both in a source checkout and in an installed wheel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# The wheel carries the repository's data/ folder as judgebench/_data (see pyproject.toml).
+_CANDIDATES = (
+    Path(__file__).resolve().parent.parent / "_data",
+    Path(__file__).resolve().parent.parent.parent / "data",
+)
+
+DEFAULT_DATASET = "bcr-fixture"
+
+
+def data_root() -> Path | None:
+    for candidate in _CANDIDATES:
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def bundled_names() -> list[str]:
+    root = data_root()
+    if root is None:
+        return []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def bundled_path(name: str) -> Path | None:
+    root = data_root()
+    if root is None or "/" in name or name.startswith("."):
+        return None
+    path = root / name
+    return path if path.is_dir() else None
