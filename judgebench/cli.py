@@ -21,6 +21,11 @@ app = typer.Typer(help="Measure how well LLM judges judge code, and rank code mo
                   no_args_is_help=True, pretty_exceptions_enable=False)
 data_app = typer.Typer(help="Inspect, validate and export datasets.", no_args_is_help=True)
 app.add_typer(data_app, name="data")
+reward_app = typer.Typer(help="BigCodeReward: judge battles and score the judges against human votes.",
+                         no_args_is_help=True)
+app.add_typer(reward_app, name="reward")
+judges_app = typer.Typer(help="Judges: shipped specs, reference judges, your own.", no_args_is_help=True)
+app.add_typer(judges_app, name="judges")
 
 DatasetOpt = Annotated[str | None, typer.Option(
     "--dataset", "-d", help="hf:owner/name[@rev], a parquet/JSONL file, glob or folder, or a bundled name.")]
@@ -40,10 +45,17 @@ def _console(stderr: bool = False):  # type: ignore[no-untyped-def]
 def _friendly_errors() -> Iterator[None]:
     """Known failures become one clear message and exit code 2; Ctrl-C exits 130 without a traceback."""
     from judgebench.data.errors import DatasetError
+    from judgebench.judges.spec import JudgeSpecError
+    from judgebench.prompts import PromptError
+    from judgebench.runner.llm_call import FatalJudgeError
 
     try:
         yield
-    except DatasetError as exc:
+    except FatalJudgeError as exc:
+        _console(stderr=True).print(f"[bold red]stopped:[/] the judge cannot be called: {exc}\n"
+                                    "Finished judgments are saved; fix the cause and run the same command to resume.")
+        raise typer.Exit(2) from None
+    except (DatasetError, JudgeSpecError, PromptError) as exc:
         _console(stderr=True).print(f"[bold red]error:[/] {exc}")
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
@@ -144,6 +156,135 @@ def data_export(out: Annotated[Path, typer.Option("--out", "-o", help="Target .j
             _console().print(f"wrote {result['written']} battles to {out}")
             if result["errors"]:
                 _print_errors(result["error_examples"], result["errors"])
+
+
+@judges_app.command("list")
+def judges_list(as_json: JsonOpt = False) -> None:
+    """Shipped judge specs and reference judges. Any litellm model id also works as --judge."""
+    with _friendly_errors():
+        from rich.table import Table
+
+        from judgebench.judges.spec import shipped_specs
+
+        specs = shipped_specs()
+        payload = {name: spec.public() for name, spec in specs.items()}
+
+        def view() -> Table:
+            table = Table(title="Judges", title_justify="left")
+            for column in ("name", "kind", "model", "vision", "limits", "description"):
+                table.add_column(column, overflow="fold")
+            for spec in specs.values():
+                limits = f"c={spec.concurrency}" + (f" rpm={spec.rpm:g}" if spec.rpm else "")
+                table.add_row(spec.name, spec.kind, spec.model or "-", "yes" if spec.vision else "no",
+                              limits if spec.kind == "llm" else "-", spec.description)
+            return table
+
+        _emit(as_json, payload, view)
+
+
+def _parse_modes(mode: str) -> tuple[str, ...]:
+    if mode == "both":
+        return ("with", "without")
+    if mode in ("with", "without"):
+        return (mode,)
+    raise typer.BadParameter("--mode must be with, without or both")
+
+
+def _confirm_estimate(yes: bool, threshold: float):  # type: ignore[no-untyped-def]
+    from judgebench.reward.plan import Estimate
+
+    def confirm(est: Estimate) -> bool:
+        console = _console(stderr=True)
+        for m in est.modes:
+            console.print(f"{m.mode} execution: {m.items} judgments, {m.done} already stored, "
+                          f"{m.calls} to send, {m.overflow} over the context window (recorded, not sent)")
+        cost = f"${est.usd:.2f}" if est.usd is not None else "unknown (model not in litellm's price map)"
+        console.print(f"estimate: {est.calls} calls, ~{est.input_tokens:,} input + ~{est.output_tokens:,} output "
+                      f"tokens, {cost}, ~{est.seconds / 60:.1f} min (cached responses cost nothing)")
+        needs_ok = (est.usd is not None and est.usd > threshold) or (est.usd is None and est.calls >= 500)
+        if not needs_ok or yes:
+            return True
+        if not sys.stdin.isatty():
+            console.print("[yellow]This run is above the confirmation threshold; pass --yes to proceed.[/]")
+            return False
+        return typer.confirm("Proceed?", default=False)
+
+    return confirm
+
+
+@reward_app.command("run")
+def reward_run(
+    judge: Annotated[str, typer.Option("--judge", "-j", help="Shipped judge name, spec .toml, or litellm model id.")],
+    dataset: DatasetOpt = None,
+    split: SplitOpt = "train",
+    mode: Annotated[str, typer.Option(help="with, without or both (execution traces shown or not).")] = "both",
+    single_order: Annotated[bool, typer.Option("--single-order", help="Only the A/B order (upstream parity).")] = False,
+    style: Annotated[str | None, typer.Option("--style", help="Prompt style: parity or improved.")] = None,
+    limit: LimitOpt = None,
+    sample: Annotated[int | None, typer.Option(help="Judge a seeded random sample of N battles.", min=1)] = None,
+    seed: Annotated[int, typer.Option(help="Seed for --sample and retry jitter.")] = 0,
+    category: Annotated[list[str] | None, typer.Option(help="Only these categories (repeatable).")] = None,
+    concurrency: Annotated[int | None, typer.Option(help="Concurrent requests (overrides the spec).", min=1)] = None,
+    rpm: Annotated[float | None, typer.Option(help="Requests per minute limit (overrides the spec).")] = None,
+    tpm: Annotated[float | None, typer.Option(help="Tokens per minute limit (overrides the spec).")] = None,
+    api_base: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL for this judge.")] = None,
+    runs_dir: Annotated[Path, typer.Option(help="Where run directories go.")] = Path("runs"),
+    cache: Annotated[Path | None, typer.Option(help="Response cache file (default ~/.cache/judgebench).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the response cache.")] = False,
+    retry_failed: Annotated[bool, typer.Option(help="Also redo stored unparseable/overflow/refused items.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask before spending.")] = False,
+    confirm_above: Annotated[float, typer.Option(help="Ask before runs estimated above this many dollars.")] = 1.0,
+    strict: StrictOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Judge battles (both orders by default), resumably; prints a short summary per mode."""
+    import signal
+
+    def terminate(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    with _friendly_errors():
+        from judgebench.report.progress import RunProgress
+        from judgebench.reward.pipeline import Declined, RewardOptions, run_reward
+        from judgebench.runner.cache import DEFAULT_CACHE
+
+        options = RewardOptions(
+            judge=judge, dataset=dataset, split=split, modes=_parse_modes(mode), single_order=single_order,
+            limit=limit, sample=sample, seed=seed, categories=tuple(category or ()), runs_dir=runs_dir,
+            cache_path=None if no_cache else (cache or DEFAULT_CACHE), concurrency=concurrency, rpm=rpm, tpm=tpm,
+            api_base=api_base, prompt_style=style, retry_failed=retry_failed, strict=strict)
+        console = _console(stderr=True)
+        try:
+            with RunProgress(console) as progress:
+                result = run_reward(options, confirm=_confirm_estimate(yes, confirm_above), on_progress=progress)
+        except Declined as exc:
+            console.print(f"[yellow]{exc}[/]")
+            raise typer.Exit(1) from None
+        if result.selection.unreadable_rows:
+            _print_errors(list(result.selection.row_errors), result.selection.unreadable_rows)
+        payload = {"selection": result.selection.describe(),
+                   "modes": [{"mode": r.mode, "status": r.status, "run_dir": str(r.run_dir), **s}
+                             for r, s in zip(result.results, result.summaries, strict=True)]}
+        _emit(as_json, payload, lambda: _run_summary_view(payload))
+
+
+def _run_summary_view(payload: dict[str, Any]):  # type: ignore[no-untyped-def]
+    from rich.table import Table
+
+    table = Table(title=f"Judged {payload['selection']['battles']} battles", title_justify="left")
+    for column in ("mode", "status", "judgments", "coverage", "failures", "acc (3-class)", "n"):
+        table.add_column(column, overflow="fold")
+    for m in payload["modes"]:
+        cov = f"{m['coverage']:.1%}" if m["coverage"] is not None else "-"
+        acc = f"{m['accuracy_merged_3class']:.1%}" if m["accuracy_merged_3class"] is not None else "-"
+        fails = ", ".join(f"{k} {v}" for k, v in m["failures"].items()) or "0"
+        table.add_row(m["mode"], m["status"], str(m["judgments"]), cov, fails, acc, str(m["accuracy_n"]))
+    dirs = "\n".join(f"{m['mode']}: {m['run_dir']}" for m in payload["modes"])
+    from rich.console import Group
+    from rich.text import Text
+
+    return Group(table, Text("run directories:\n" + dirs))
 
 
 if __name__ == "__main__":

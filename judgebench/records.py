@@ -180,3 +180,57 @@ class Battle:
     @property
     def turns(self) -> int:
         return max(self.side_a.user_turns, self.side_b.user_turns)
+
+
+class FailureKind(StrEnum):
+    """Why a judgment has no verdict. Failures are counted and shown, never turned into votes."""
+
+    API_ERROR = "api_error"
+    UNPARSEABLE = "unparseable"
+    CONTEXT_OVERFLOW = "context_overflow"
+    REFUSED = "refused"
+
+
+class Order(StrEnum):
+    """How a battle was presented: AB shows side_a as "A"; BA shows side_b as "A"."""
+
+    AB = "AB"
+    BA = "BA"
+
+    def to_original(self, presented: Vote) -> Vote:
+        return presented if self is Order.AB else presented.swapped()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A parsed judge answer, in the presented order, with the judge's stated reasoning."""
+
+    winner: Vote
+    reasoning: str = ""
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """One judge call's outcome for one battle in one order and mode: a verdict or a failure."""
+
+    battle_id: str
+    mode: str
+    order: Order
+    judge: str
+    verdict: Vote | None = None  # mapped back to the original sides
+    presented_verdict: Vote | None = None
+    failure: FailureKind | None = None
+    detail: str = ""
+    raw_text: str = ""
+    template_hash: str = ""
+    prompt_hash: str = ""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+    attempts: int = 0
+    cached: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict is not None

@@ -1,0 +1,1 @@
+"""BigCodeReward: judge battles with and without execution traces; score against human votes."""

@@ -1,0 +1,1 @@
+"""Async execution of LLM calls: limits, retries, cache, durable storage, progress."""
