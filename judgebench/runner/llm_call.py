@@ -135,6 +135,7 @@ def _cost(response: Any) -> float:
 async def call_llm(request: LLMRequest, policy: RetryPolicy, rng: random.Random) -> LLMOutcome:
     import litellm
 
+    litellm.suppress_debug_info = True  # its "Provider List" banner on every error would bury our output
     outcome = LLMOutcome()
     kwargs: dict[str, Any] = dict(request.params)
     if request.api_base:

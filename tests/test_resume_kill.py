@@ -1,0 +1,65 @@
+"""Kill -9 in the middle of a run, run again: every item judged exactly once, nothing lost or torn."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+from tests.conftest import JUDGEBENCH, ROOT, cli_env
+from tests.fake_openai import Reply, fake_openai
+
+CONCURRENCY = 2
+
+
+def stored_rows(db_path: Path) -> int:
+    if not db_path.exists():
+        return 0
+    db = sqlite3.connect(db_path, timeout=10)
+    try:
+        return int(db.execute("SELECT COUNT(*) FROM judgments").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        db.close()
+
+
+def test_sigkill_midway_then_resume_judges_each_item_once(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    with fake_openai(lambda body, n: Reply(delay_s=0.15)) as server:
+        cmd = [*JUDGEBENCH, "reward", "run", "--judge", "openai/fake-judge", "--api-base", server.api_base,
+               "--mode", "with", "--runs-dir", str(runs), "--no-cache", "--concurrency", str(CONCURRENCY),
+               "--yes", "--json"]
+        env = cli_env(OPENAI_API_KEY="sk-fake-for-loopback")
+        db_path = runs / "reward" / "bcr-fixture" / "openai_fake-judge" / "parity-with-exec" / "judgments.sqlite"
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 120
+        while stored_rows(db_path) < 10 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert proc.poll() is None, "run finished before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        at_kill = stored_rows(db_path)
+        sent_first = len(server.received)
+        assert 10 <= at_kill < 72
+        assert sent_first - at_kill <= CONCURRENCY  # only calls in flight were lost
+
+        again = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        assert again.returncode == 0, again.stderr
+        sent_second = len(server.received) - sent_first
+
+    assert sent_second == 72 - at_kill  # resume skipped every stored item
+    db = sqlite3.connect(db_path)
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    keys = db.execute("SELECT battle_id, order_, verdict FROM judgments").fetchall()
+    assert len(keys) == 72 and len({(b, o) for b, o, _ in keys}) == 72
+    assert all(v in ("A", "B") for _, _, v in keys)
+    manifest = json.loads((db_path.parent / "manifest.json").read_text())
+    assert manifest["sessions"][-1]["status"] == "finished" and manifest["stored_judgments"] == 72
+    assert manifest["sessions"][0]["status"] == "running"  # the killed session could not close itself
+    summary = json.loads(again.stdout)
+    assert summary["modes"][0]["judgments"] == 72
