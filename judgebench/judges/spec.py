@@ -40,6 +40,7 @@ class JudgeSpec:
     timeout_s: float = 120.0
     max_attempts: int = 6
     seed: int = 0  # reference judge "random" only
+    constrained: bool = False  # local GGUF judges: grammar-constrain output to the verdict JSON schema
 
     @property
     def slug(self) -> str:
@@ -48,7 +49,8 @@ class JudgeSpec:
     def answer_fingerprint(self) -> str:
         """Hash of what changes answers (not pace): a run dir refuses to mix two of these."""
         relevant = {"model": self.model, "kind": self.kind, "params": self.params, "prompt_style": self.prompt_style,
-                    "vision": self.vision, "seed": self.seed if self.kind == "reference" else None}
+                    "vision": self.vision, "seed": self.seed if self.kind == "reference" else None,
+                    "constrained": self.constrained}
         return "sha256:" + hashlib.sha256(json.dumps(relevant, sort_keys=True).encode()).hexdigest()[:16]
 
     def public(self) -> dict[str, Any]:

@@ -218,12 +218,17 @@ class _ModeRunner:
                             detail=f"estimated {rendered.estimated_tokens} prompt tokens + {max_out} output "
                                    f"exceed the {self.window}-token window; not sent")
         messages = rendered.as_list()
-        key = cache_key(spec.model, spec.api_base, spec.params, messages, self.template.hash, order.value)
+        params = dict(spec.params)
+        if spec.constrained:
+            from judgebench.judges.local import verdict_schema
+
+            params["json_schema"] = verdict_schema(allow_both_bad=not self.parity)
+        key = cache_key(spec.model, spec.api_base, params, messages, self.template.hash, order.value)
         cached = self.cache.get(key)
         if cached is not None:
             return self._verdict(base, order, cached["text"], cached=True, tokens=(
                 cached.get("input_tokens", 0), cached.get("output_tokens", 0)), cost=cached.get("cost_usd", 0.0))
-        request = LLMRequest(model=spec.model, messages=messages, params=spec.params, api_base=spec.api_base,
+        request = LLMRequest(model=spec.model, messages=messages, params=params, api_base=spec.api_base,
                              api_key_env=spec.api_key_env, timeout_s=spec.timeout_s)
         async with self.limits.semaphore:
             await self.limits.admit(rendered.estimated_tokens + max_out)

@@ -136,6 +136,10 @@ async def call_llm(request: LLMRequest, policy: RetryPolicy, rng: random.Random)
     import litellm
 
     litellm.suppress_debug_info = True  # its "Provider List" banner on every error would bury our output
+    if request.model.startswith("local/"):
+        from judgebench.judges.local import ensure_registered
+
+        ensure_registered()
     outcome = LLMOutcome()
     kwargs: dict[str, Any] = dict(request.params)
     if request.api_base:
