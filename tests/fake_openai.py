@@ -7,6 +7,7 @@ can inject 429s with Retry-After, 5xx, hangs, malformed or truncated bodies, the
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -63,6 +64,12 @@ class FakeOpenAI:
 
             def log_message(self, *args: Any) -> None:
                 pass
+
+            def setup(self) -> None:
+                super().setup()
+                # Headers and body go out in two writes; without TCP_NODELAY, Nagle plus the client's
+                # delayed ACK adds ~40 ms to every response, which is the server's artefact, not ours.
+                self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
