@@ -113,6 +113,7 @@ def battle_metadata(battle: Battle) -> dict:
 def model_info(model: str) -> dict:
     import litellm
 
+    litellm.suppress_debug_info = True  # otherwise an unknown model prints a banner on stdout
     try:
         return dict(litellm.get_model_info(model))
     except Exception:  # unknown to litellm's price map (local servers, new models)
