@@ -63,3 +63,23 @@ def test_sigkill_midway_then_resume_judges_each_item_once(tmp_path: Path) -> Non
     assert manifest["sessions"][0]["status"] == "running"  # the killed session could not close itself
     summary = json.loads(again.stdout)
     assert summary["modes"][0]["judgments"] == 72
+
+
+def test_ctrl_c_stops_cleanly_and_records_the_session(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    with fake_openai(lambda body, n: Reply(delay_s=0.15)) as server:
+        cmd = [*JUDGEBENCH, "reward", "run", "--judge", "openai/fake-judge", "--api-base", server.api_base,
+               "--mode", "with", "--runs-dir", str(runs), "--no-cache", "--concurrency", "2", "--yes"]
+        env = cli_env(OPENAI_API_KEY="sk-fake-for-loopback")
+        db_path = runs / "reward" / "bcr-fixture" / "openai_fake-judge" / "parity-with-exec" / "judgments.sqlite"
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while stored_rows(db_path) < 6 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    manifest = json.loads((db_path.parent / "manifest.json").read_text())
+    session = manifest["sessions"][-1]
+    assert session["status"] == "interrupted" and session["judged"] == stored_rows(db_path) < 72

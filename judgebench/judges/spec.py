@@ -41,6 +41,10 @@ class JudgeSpec:
     max_attempts: int = 6
     seed: int = 0  # reference judge "random" only
     constrained: bool = False  # local GGUF judges: grammar-constrain output to the verdict JSON schema
+    # Prices in dollars per token, for models litellm's price map does not know (self-hosted servers
+    # are free: 0). None means "ask litellm's map".
+    input_cost_per_token: float | None = None
+    output_cost_per_token: float | None = None
 
     @property
     def slug(self) -> str:

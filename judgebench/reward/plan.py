@@ -14,7 +14,7 @@ from judgebench.records import Battle, Order, Side
 
 MODES = ("with", "without")
 ASSUMED_OUTPUT_TOKENS = 300
-ASSUMED_LATENCY_S = {"remote": 8.0, "local": 20.0}
+ASSUMED_LATENCY_S = {"remote": 8.0, "local": 3.0}  # local: SmolLM2 on 2 cores, ~1.5 s measured
 
 
 def template_name(style: str, mode: str) -> str:
@@ -120,6 +120,17 @@ def model_info(model: str) -> dict:
         return {}
 
 
+def explicit_pricing(spec: JudgeSpec) -> dict[str, float]:
+    """The spec's own prices; for a model litellm does not know on a self-hosted server, zero."""
+    if spec.input_cost_per_token is not None and spec.output_cost_per_token is not None:
+        return {"input_cost_per_token": spec.input_cost_per_token,
+                "output_cost_per_token": spec.output_cost_per_token}
+    if spec.kind == "llm" and (spec.api_base or spec.model.startswith("local/")) and not model_info(spec.model):
+        return {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0}
+    return {}
+
+
+
 def context_window(spec: JudgeSpec) -> int | None:
     if spec.context_window:
         return spec.context_window
@@ -161,7 +172,7 @@ def estimate(source: DatasetSource, selection: Selection, spec: JudgeSpec, modes
                 est.calls += 1
                 est.input_tokens += tokens
                 est.output_tokens += min(max_out, ASSUMED_OUTPUT_TOKENS)
-    info = model_info(spec.model)
+    info = {**model_info(spec.model), **explicit_pricing(spec)}
     in_price, out_price = info.get("input_cost_per_token"), info.get("output_cost_per_token")
     if in_price is not None and out_price is not None:
         result.price_known = True

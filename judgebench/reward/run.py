@@ -23,7 +23,13 @@ from judgebench.judges.reference import REFERENCE_FUNCTIONS
 from judgebench.judges.spec import JudgeSpec
 from judgebench.prompts import PromptTemplate, load_template, render
 from judgebench.records import Battle, FailureKind, Judgment, Order
-from judgebench.reward.plan import Selection, context_window, run_dir_for, template_name
+from judgebench.reward.plan import (
+    Selection,
+    context_window,
+    explicit_pricing,
+    run_dir_for,
+    template_name,
+)
 from judgebench.runner.cache import ResponseCache, cache_key
 from judgebench.runner.limits import Limits
 from judgebench.runner.llm_call import FatalJudgeError, LLMRequest, RetryPolicy, call_llm
@@ -76,6 +82,12 @@ class RewardJob:
 
     def run_dir(self, mode: str) -> Path:
         return run_dir_for(self.runs_dir, self.source, self.spec, mode)
+
+    @property
+    def pricing(self) -> dict[str, float]:
+        """Per-call prices for litellm. Given explicitly, litellm skips its price-map search (a few ms
+        of CPU per call for a model it does not know)."""
+        return explicit_pricing(self.spec)
 
     def template(self, mode: str) -> PromptTemplate:
         return load_template(template_name(self.spec.prompt_style, mode))
@@ -142,6 +154,7 @@ class _ModeRunner:
         self.window = context_window(job.spec)
         self.rng = random.Random(job.selection.seed)
         self.parity = job.spec.prompt_style == "parity"
+        self.pricing = job.pricing
 
     def _emit(self) -> None:
         if self.on_progress is not None:
@@ -219,6 +232,7 @@ class _ModeRunner:
                                    f"exceed the {self.window}-token window; not sent")
         messages = rendered.as_list()
         params = dict(spec.params)
+        pricing = self.pricing
         if spec.constrained:
             from judgebench.judges.local import verdict_schema
 
@@ -228,7 +242,7 @@ class _ModeRunner:
         if cached is not None:
             return self._verdict(base, order, cached["text"], cached=True, tokens=(
                 cached.get("input_tokens", 0), cached.get("output_tokens", 0)), cost=cached.get("cost_usd", 0.0))
-        request = LLMRequest(model=spec.model, messages=messages, params=params, api_base=spec.api_base,
+        request = LLMRequest(model=spec.model, messages=messages, params={**params, **pricing}, api_base=spec.api_base,
                              api_key_env=spec.api_key_env, timeout_s=spec.timeout_s)
         async with self.limits.semaphore:
             await self.limits.admit(rendered.estimated_tokens + max_out)

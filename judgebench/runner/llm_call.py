@@ -124,8 +124,14 @@ def _usage(response: Any) -> tuple[int, int]:
 
 
 def _cost(response: Any) -> float:
+    """litellm has already priced the response while logging it; pricing it again costs ~2 ms of CPU."""
     import litellm
 
+    hidden = getattr(response, "_hidden_params", None) or {}
+    if hidden.get("response_cost") is not None:
+        return float(hidden["response_cost"])
+    if hidden:  # litellm tried and found no price: the model is not in its map
+        return 0.0
     try:
         return float(litellm.completion_cost(completion_response=response) or 0.0)
     except Exception:  # unknown model or price: cost is unknown, shown as 0 with the token counts
