@@ -269,6 +269,85 @@ def reward_run(
         _emit(as_json, payload, lambda: _run_summary_view(payload))
 
 
+RoundsOpt = Annotated[int, typer.Option(help="Bootstrap rounds.", min=10)]
+ParityOpt = Annotated[bool, typer.Option("--parity", help="Upstream conventions: 90% intervals.")]
+
+
+@reward_app.command("score")
+def reward_score(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories (or folders holding them).")],
+    rounds: RoundsOpt = 1000,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    parity: ParityOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Agreement, position consistency, paired with/without tests and model ratings, from stored runs."""
+    with _friendly_errors():
+        from judgebench.data.errors import DatasetError
+        from judgebench.report.bigcodereward import finite
+        from judgebench.reward.score import ScoreSettings, find_runs, score_runs
+
+        dirs = [d for path in run_dirs for d in (find_runs(path) if path.is_dir() else [])]
+        if not dirs:
+            raise DatasetError(f"no run directories under {', '.join(map(str, run_dirs))}")
+        score = finite(score_runs(dirs, ScoreSettings(rounds=rounds, seed=seed, parity=parity)))
+        _emit(as_json, score, lambda: _score_view(score))
+
+
+def _score_view(score: dict[str, Any]):  # type: ignore[no-untyped-def]
+    """Compact terminal tables; the full set (per language, ratings) is in --json and `reward report`."""
+    from rich.console import Group
+    from rich.table import Table
+
+    from judgebench.report.markdown import pct
+
+    level = score["settings"]["level"]
+    judges = Table(title=f"Agreement with human votes, 3-class ({level:.0%} CI)", title_justify="left")
+    for column in ("judge", "mode", "accuracy [CI]", "macro-F1", "kappa", "n", "coverage", "flip"):
+        judges.add_column(column, overflow="fold")
+    for r in score["runs"]:
+        a = r["agreement_3class_valid"]
+        lo, hi = a["accuracy"]["ci"]
+        judges.add_row(r["judge"] + (" (floor)" if r["kind"] == "reference" else ""), f"{r['style']}/{r['mode']}",
+                       f"{pct(a['accuracy']['value'])} [{pct(lo)}, {pct(hi)}]", pct(a["macro_f1"]["value"]),
+                       f"{a['kappa']['value']:.2f}" if a["kappa"]["value"] is not None else "-", str(a["n"]),
+                       pct(r["coverage"]), pct((r.get("position") or {}).get("flip_rate")))
+    parts: list[Any] = [judges]
+    if score["paired"]:
+        paired = Table(title="With vs without execution, paired", title_justify="left")
+        for column in ("judge", "with", "without", "diff [CI]", "McNemar p", "n"):
+            paired.add_column(column)
+        for p in score["paired"]:
+            o = p["overall"]
+            paired.add_row(p["judge"], pct(o["accuracy_first"]), pct(o["accuracy_second"]),
+                           f"{pct(o['difference'])} [{pct(o['ci'][0])}, {pct(o['ci'][1])}]",
+                           f"{o['mcnemar_p']:.3g}" if o["mcnemar_p"] is not None else "-", str(o["n"]))
+        parts.append(paired)
+    return Group(*parts)
+
+
+@reward_app.command("report")
+def reward_report(
+    runs_dir: Annotated[Path, typer.Option(help="Folder holding run directories.")] = Path("runs"),
+    out: Annotated[Path, typer.Option(help="Where the leaderboard files go.")] = Path("leaderboards"),
+    rounds: RoundsOpt = 1000,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    parity: ParityOpt = False,
+) -> None:
+    """Writes leaderboards/bigcodereward.md (+ .json, PNG plots) from every run under --runs-dir."""
+    with _friendly_errors():
+        from judgebench.data.errors import DatasetError
+        from judgebench.report.bigcodereward import write_report
+        from judgebench.reward.score import ScoreSettings, find_runs, score_runs
+
+        root = runs_dir / "reward" if (runs_dir / "reward").is_dir() else runs_dir
+        dirs = find_runs(root)
+        if not dirs:
+            raise DatasetError(f"no run directories under {root}; run `judgebench reward run` first")
+        written = write_report(score_runs(dirs, ScoreSettings(rounds=rounds, seed=seed, parity=parity)), out)
+        _console().print(f"scored {len(dirs)} runs; wrote " + ", ".join(str(p) for p in written.values()))
+
+
 def _run_summary_view(payload: dict[str, Any]):  # type: ignore[no-untyped-def]
     from rich.table import Table
 
