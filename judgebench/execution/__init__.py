@@ -1,0 +1,1 @@
+"""Running model-written code safely: bubblewrap sandbox, toolchains, headless browser, extraction."""
