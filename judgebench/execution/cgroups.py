@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +72,17 @@ class RunCgroup:
             for line in procs.read_text().split():
                 with contextlib.suppress(ProcessLookupError, PermissionError, ValueError):
                     os.kill(int(line), signal.SIGKILL)
+
+    def wait_empty(self, timeout_s: float = 5.0) -> bool:
+        """SIGKILL is asynchronous: wait until the kernel has really removed every process."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if all(not (d / "cgroup.procs").exists() or not (d / "cgroup.procs").read_text().strip()
+                   for d in self.dirs):
+                return True
+            self.kill_all()
+            time.sleep(0.01)
+        return False
 
     def remove(self) -> None:
         for d in self.dirs:

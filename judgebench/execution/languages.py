@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -113,7 +112,7 @@ def run_program(sandbox: Sandbox, lang_name: str, code: str, *, stdin: bytes | N
         return ProgramResult(lang.name, "unsupported", None,
                              detail=f"toolchain missing ({', '.join(missing)}); run `judgebench setup`")
     own_dir = workdir is None
-    work = workdir or Path(tempfile.mkdtemp(prefix="jb-run-"))
+    work = workdir or sandbox.new_workdir()
     try:
         source = lang.source_name(code) if lang.source_name else lang.source
         (work / source).write_text(code, encoding="utf-8")

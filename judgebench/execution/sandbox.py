@@ -17,6 +17,7 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -142,6 +143,16 @@ class Sandbox:
                     f"bubblewrap sandbox does not work here: {problem}. Install it (Debian: apt-get install "
                     "bubblewrap) or, only for code you trust, pass --unsafe-no-sandbox.")
 
+    def new_workdir(self, prefix: str = "run-") -> Path:
+        """A fresh work dir the sandbox user can reach: every parent must be traversable by that uid,
+        which private temp dirs (pytest's, a 0700 home) are not."""
+        root = Path(os.environ.get("JUDGEBENCH_SANDBOX_ROOT", tempfile.gettempdir())) / "judgebench-sandbox"
+        root.mkdir(mode=0o711, exist_ok=True)
+        os.chmod(root, 0o711)  # traversable, not listable: runs cannot see each other's names
+        path = Path(tempfile.mkdtemp(prefix=prefix, dir=root))
+        os.chmod(path, 0o711)
+        return path
+
     def self_test(self) -> str | None:
         if self.bwrap is None:
             return "bwrap is not installed"
@@ -162,6 +173,7 @@ class Sandbox:
         for mount in (*self.extra_mounts, *mounts):
             if Path(mount.source).exists():
                 args += ["--bind" if mount.writable else "--ro-bind", mount.source, mount.target]
+        args += ["--remount-ro", "/"]  # the sandbox's own root too: only /work and /tmp are writable
         base_env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/work", "LANG": "C.UTF-8", "TMPDIR": "/tmp"}
         for key, value in {**base_env, **env}.items():
             args += ["--setenv", key, value]
@@ -176,8 +188,10 @@ class Sandbox:
             return self._execute(list(argv), workdir, limits, None, "none (unsafe)", env or {}, before, stdin)
         uid = _next_uid() if self.is_root else os.getuid()
         group = cgroups.create(limits.memory_mb * 2**20, limits.processes) if self.is_root else None
-        prlimit = ["prlimit", f"--cpu={limits.cpu_s}", f"--fsize={limits.file_size_mb * 2**20}", "--nofile=256",
-                   "--core=0"]
+        # Hard CPU limit one second above the soft one: the program gets SIGXCPU (reported as a CPU
+        # timeout) before the kernel's SIGKILL.
+        prlimit = ["prlimit", f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}", f"--fsize={limits.file_size_mb * 2**20}",
+                   "--nofile=256", "--core=0"]
         if group is None:  # no cgroups: address-space and process-count rlimits are the fallback
             prlimit += [f"--as={limits.memory_mb * 2**20 * 4}", f"--nproc={limits.processes}"]
         command = [*prlimit, "--", *self._bwrap_args(workdir, limits, env or {}, mounts), *argv]
@@ -197,6 +211,7 @@ class Sandbox:
         finally:
             if group is not None:
                 group.kill_all()
+                group.wait_empty()
                 group.remove()
 
     def _execute(self, argv: list[str], workdir: Path, limits: Limits, group: cgroups.RunCgroup | None,
