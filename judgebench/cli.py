@@ -158,6 +158,33 @@ def data_export(out: Annotated[Path, typer.Option("--out", "-o", help="Target .j
                 _print_errors(result["error_examples"], result["errors"])
 
 
+@app.command("setup")
+def setup(
+    web: Annotated[bool, typer.Option("--web/--no-web", help="Also Chromium and the page libraries.")] = True,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only show what would be installed.")] = False,
+) -> None:
+    """Install the pinned toolchains sandboxed runs need (Debian packages as root, npm packages)."""
+    import subprocess
+
+    from judgebench.execution.languages import toolchain_report
+    from judgebench.execution.setup import plan, run_plan
+
+    console = _console()
+    steps = plan(web)
+    if not steps:
+        console.print("everything is installed")
+    for step in steps:
+        console.print(f"{'would ' if dry_run else ''}{step.description}: {' '.join(step.argv)}", markup=False)
+    if steps and not dry_run:
+        try:
+            run_plan(steps, on_step=lambda text: console.print(f"[bold]{text}[/]"))
+        except (RuntimeError, subprocess.CalledProcessError, OSError) as exc:
+            _console(stderr=True).print(f"[bold red]setup failed:[/] {exc}")
+            raise typer.Exit(2) from None
+    for name, state in toolchain_report().items():
+        console.print(f"  {name:<11} {state}", markup=False)
+
+
 @judges_app.command("list")
 def judges_list(as_json: JsonOpt = False) -> None:
     """Shipped judge specs and reference judges. Any litellm model id also works as --judge."""

@@ -1,0 +1,59 @@
+"""`judgebench setup`: install the pinned toolchains that sandboxed runs use, ahead of time.
+
+Runs never install anything; this is the one place that does. Debian packages through apt (root
+only), npm packages pinned to exact versions under TOOLCHAIN_ROOT.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from judgebench.execution.languages import TOOLCHAIN_ROOT, TYPESCRIPT_VERSION
+
+APT_PACKAGES = {"bubblewrap": "/usr/bin/bwrap", "golang-go": "/usr/bin/go", "rustc": "/usr/bin/rustc",
+                "gcc": "/usr/bin/gcc", "g++": "/usr/bin/g++"}
+APT_WEB = {"chromium": "/usr/bin/chromium"}
+NPM_PACKAGES = {"node": {"typescript": TYPESCRIPT_VERSION}}
+NPM_WEB = {"web": {"react": "18.3.1", "react-dom": "18.3.1", "@babel/standalone": "7.26.4", "vue": "3.5.13",
+                   "mermaid": "11.4.1"}}
+
+
+@dataclass(frozen=True)
+class Step:
+    description: str
+    argv: tuple[str, ...]
+    cwd: str | None = None
+
+
+def plan(web: bool) -> list[Step]:
+    steps: list[Step] = []
+    apt = {**APT_PACKAGES, **(APT_WEB if web else {})}
+    missing = [pkg for pkg, path in apt.items() if not Path(path).exists()]
+    if missing:
+        steps.append(Step("refresh Debian package lists", ("apt-get", "update")))
+        steps.append(Step(f"install Debian packages: {' '.join(missing)}",
+                          ("apt-get", "install", "-y", "--no-install-recommends", *missing)))
+    for folder, packages in {**NPM_PACKAGES, **(NPM_WEB if web else {})}.items():
+        target = TOOLCHAIN_ROOT / folder
+        wanted = [f"{name}@{version}" for name, version in packages.items()
+                  if not (target / "node_modules" / name / "package.json").exists()]
+        if wanted:
+            steps.append(Step(f"install npm packages into {target}: {' '.join(wanted)}",
+                              ("npm", "install", "--no-audit", "--no-fund", "--save-exact", *wanted), str(target)))
+    return steps
+
+
+def run_plan(steps: list[Step], on_step=print) -> None:  # type: ignore[no-untyped-def]
+    for step in steps:
+        on_step(step.description)
+        if step.argv[0] == "apt-get" and shutil.which("apt-get") is None:
+            raise RuntimeError("apt-get not found: install the Debian packages listed above by hand")
+        if step.cwd:
+            Path(step.cwd).mkdir(parents=True, exist_ok=True)
+            package_json = Path(step.cwd) / "package.json"
+            if not package_json.exists():
+                package_json.write_text('{"name": "judgebench-toolchain", "private": true}\n')
+        subprocess.run(step.argv, cwd=step.cwd, check=True)
