@@ -185,6 +185,55 @@ def setup(
         console.print(f"  {name:<11} {state}", markup=False)
 
 
+@app.command("exec")
+def exec_answer(
+    path: Annotated[Path, typer.Argument(help="A model answer (markdown with code blocks) or a source file.")],
+    language: Annotated[str | None, typer.Option(help="Treat the file as source code in this language.")] = None,
+    screenshot: Annotated[Path | None, typer.Option(help="Where to save the PNG of a web answer.")] = None,
+    unsafe_no_sandbox: Annotated[bool, typer.Option("--unsafe-no-sandbox",
+                                                    help="Run without bubblewrap (trusted code only).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Extract, run (sandboxed) or render one answer, and show what a judge would see."""
+    with _friendly_errors():
+        from judgebench.data.errors import DatasetError
+        from judgebench.execution.run_answer import execute_answer
+        from judgebench.execution.sandbox import Sandbox, SandboxUnavailable
+        from judgebench.execution.web import WebRenderer, web_available
+
+        if not path.exists():
+            raise DatasetError(f"No such file: {path}")
+        text = path.read_text(encoding="utf-8", errors="replace")
+        answer = f"```{language}\n{text}\n```" if language else text
+        try:
+            sandbox = Sandbox(unsafe_no_sandbox=unsafe_no_sandbox)
+        except SandboxUnavailable as exc:
+            raise DatasetError(str(exc)) from None
+        if web_available() is None:
+            with WebRenderer() as renderer:
+                done = execute_answer(answer, sandbox, renderer)
+        else:
+            done = execute_answer(answer, sandbox, None)
+        record = done.record
+        if screenshot and record is not None and record.screenshot is not None:
+            screenshot.write_bytes(record.screenshot.data)
+        payload = {"status": done.status, "detail": done.detail, "wall_s": round(done.wall_s, 3),
+                   "language": done.extracted.language if done.extracted else None,
+                   "environment": done.extracted.environment if done.extracted else None,
+                   "dependencies": list(done.extracted.dependencies) if done.extracted else [],
+                   "stdout": record.stdout if record else "", "stderr": record.stderr if record else "",
+                   "screenshot": str(screenshot) if screenshot and record and record.screenshot else None}
+        _emit(as_json, payload, lambda: _exec_view(payload))
+    if done.status != "ok":
+        raise typer.Exit(1)
+
+
+def _exec_view(payload: dict[str, Any]):  # type: ignore[no-untyped-def]
+    from judgebench.report.tables import key_value_table
+
+    return key_value_table("Execution", {k: (v if not isinstance(v, str) else v[-2000:]) for k, v in payload.items()})
+
+
 @judges_app.command("list")
 def judges_list(as_json: JsonOpt = False) -> None:
     """Shipped judge specs and reference judges. Any litellm model id also works as --judge."""

@@ -218,3 +218,17 @@ def test_runtime_error_in_a_compiled_language() -> None:
     assert SANDBOX is not None
     result = run_program(SANDBOX, "c", "#include <stdlib.h>\nint main(void) { abort(); }")
     assert result.phase == "run" and result.status == "killed"
+
+
+def test_answer_to_execution_record() -> None:
+    from judgebench.execution.run_answer import execute_answer
+
+    answer = "Sure:\n```c\n#include <stdio.h>\nint main(void) { puts(\"ok\"); return 0; }\n```"
+    done = execute_answer(answer, SANDBOX)
+    assert done.status == "ok" and done.record is not None
+    assert done.record.stdout == "ok\n" and done.record.success and done.record.environment == "C Runner"
+    broken = execute_answer("```c\nint main(void) { return x; }\n```", SANDBOX)
+    assert broken.status == "error" and broken.record is not None and not broken.record.success
+    assert "[compilation failed]" in broken.record.stderr
+    none = execute_answer("No code, sorry.", SANDBOX)
+    assert none.status == "no_code" and none.record is None

@@ -73,6 +73,10 @@ def _script(name: str) -> str:
 
 
 _READY = "window.__jbReady = true;"
+# Framework errors often fire after mounting (React renders asynchronously): any uncaught error marks
+# the render as failed, while the page still gets its screenshot.
+_CATCH_ALL = ("<script>window.addEventListener('error', (e) => { window.__jbError = String(e.message || e); });"
+              "</script>")
 _FAIL = "window.__jbError = String(e && (e.stack || e.message) || e); window.__jbReady = true;"
 
 
@@ -97,7 +101,7 @@ def _react_page(code: str) -> str:
     mount = (f"\ntry {{ ReactDOM.createRoot(document.getElementById('root')).render(React.createElement({name}));"
              f" requestAnimationFrame(() => requestAnimationFrame(() => {{ {_READY} }})); }} catch (e) {{ {_FAIL} }}")
     source = json.dumps(prelude + body + mount)
-    return ("<!doctype html><html><head><meta charset='utf-8'>" + _script("react") + _script("react-dom")
+    return ("<!doctype html><html><head><meta charset='utf-8'>" + _CATCH_ALL + _script("react") + _script("react-dom")
             + _script("babel") + "</head><body><div id='root'></div><script>\n"
             "try { const out = Babel.transform(" + source + ", {presets: ['react'], sourceType: 'script'}).code;"
             f" (0, eval)(out); }} catch (e) {{ {_FAIL} }}\n</script></body></html>")
@@ -112,7 +116,8 @@ def _vue_page(code: str) -> str:
         js = re.sub(r"^\s*import\s+[^;]*?;?\s*$", "", script.group(1), flags=re.MULTILINE)
         component = re.sub(r"export\s+default", "const __component =", js, count=1) + "\n__component"
     markup = template.group(1) if template else code
-    return ("<!doctype html><html><head><meta charset='utf-8'>" + _script("vue") + f"<style>{style}</style></head>"
+    return ("<!doctype html><html><head><meta charset='utf-8'>" + _CATCH_ALL + _script("vue")
+            + f"<style>{style}</style></head>"
             "<body><div id='app'></div><script>\ntry { const comp = (0, eval)(" + json.dumps(component) + ") || {};"
             " const app = Vue.createApp(Object.assign({}, comp, {template: " + json.dumps(markup) + "}));"
             " app.config.errorHandler = (e) => { " + _FAIL + " };"

@@ -1,0 +1,50 @@
+"""One model answer -> one execution record: extract the code, run it in the sandbox or render it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judgebench.execution.extract import ExtractedCode, extract
+from judgebench.execution.languages import run_program
+from judgebench.execution.sandbox import Limits, Sandbox
+from judgebench.records import ExecutionRound, Screenshot
+
+UNSUPPORTED_ENVIRONMENTS = {"Streamlit", "Gradio", "PyGame"}
+
+
+@dataclass
+class AnswerExecution:
+    status: str  # ok | error | timeout | memory | killed | sandbox_failure | no_code | unsupported
+    extracted: ExtractedCode | None
+    record: ExecutionRound | None
+    detail: str = ""
+    wall_s: float = 0.0
+
+
+def execute_answer(answer: str, sandbox: Sandbox | None, renderer=None, *,  # type: ignore[no-untyped-def]
+                   limits: Limits | None = None) -> AnswerExecution:
+    """`renderer` is a started WebRenderer, or None to report web answers as unsupported here."""
+    code = extract(answer)
+    if code is None:
+        return AnswerExecution("no_code", None, None, "the answer contains no runnable code block")
+    if code.environment in UNSUPPORTED_ENVIRONMENTS:
+        return AnswerExecution("unsupported", code, None, f"{code.environment} apps are not executed yet")
+    if code.web_kind is not None:
+        if renderer is None:
+            return AnswerExecution("unsupported", code, None, "web rendering is not available")
+        page = renderer.render(code.web_kind, code.code)
+        record = ExecutionRound(1, code.language, code.environment, code.code, code.dependencies,
+                                stdout="", stderr="\n".join(page.console_errors)[:20_000], success=page.ok,
+                                screenshot=Screenshot(page.png) if page.png else None)
+        return AnswerExecution(page.status, code, record, page.detail, page.wall_s)
+    if sandbox is None:
+        return AnswerExecution("unsupported", code, None, "no sandbox available")
+    program = run_program(sandbox, code.language, code.code, limits=limits)
+    if program.result is None:
+        return AnswerExecution("unsupported", code, None, program.detail)
+    result = program.result
+    stderr = result.stderr if program.phase == "run" else f"[compilation failed]\n{result.stderr}{result.stdout}"
+    record = ExecutionRound(1, code.language, code.environment, code.code, code.dependencies,
+                            stdout=result.stdout if program.phase == "run" else "", stderr=stderr,
+                            success=program.ok)
+    return AnswerExecution(result.status, code, record, result.detail, result.wall_s)
