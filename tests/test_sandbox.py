@@ -232,3 +232,32 @@ def test_answer_to_execution_record() -> None:
     assert "[compilation failed]" in broken.record.stderr
     none = execute_answer("No code, sorry.", SANDBOX)
     assert none.status == "no_code" and none.record is None
+
+
+HAVE = {name: Path(f"/usr/lib/python3/dist-packages/{name}").exists() for name in ("matplotlib", "pygame")}
+
+
+@pytest.mark.skipif(not HAVE["matplotlib"], reason="Debian python3-matplotlib missing (judgebench setup)")
+def test_matplotlib_figure_is_captured() -> None:
+    from judgebench.execution.run_answer import execute_answer
+
+    answer = ("```python\nimport matplotlib.pyplot as plt\nfig, ax = plt.subplots()\n"
+              "ax.add_patch(plt.Rectangle((0, 0), 1, 1, color='#ff0000'))\nax.axis('off')\nplt.show()\n```")
+    done = execute_answer(answer, SANDBOX)
+    assert done.status == "ok" and done.record is not None and done.record.screenshot is not None
+    image = done.record.screenshot.image().convert("RGB")
+    assert image.getpixel((image.width // 2, image.height // 2)) == (255, 0, 0)
+
+
+@pytest.mark.skipif(not HAVE["pygame"], reason="Debian python3-pygame missing (judgebench setup)")
+def test_endless_pygame_loop_is_captured_and_stopped() -> None:
+    from judgebench.execution.run_answer import execute_answer
+
+    answer = ("```python\nimport pygame\npygame.init()\nscreen = pygame.display.set_mode((320, 240))\n"
+              "while True:\n    for event in pygame.event.get():\n        pass\n"
+              "    screen.fill((20, 200, 40))\n    pygame.display.flip()\n```")
+    done = execute_answer(answer, SANDBOX)
+    assert done.status == "ok", (done.detail, done.record and done.record.stderr)
+    assert done.extracted is not None and done.extracted.environment == "PyGame"
+    shot = done.record.screenshot.image().convert("RGB")  # type: ignore[union-attr]
+    assert shot.size == (320, 240) and shot.getpixel((160, 120)) == (20, 200, 40)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from judgebench.execution.sandbox import Limits, Mount, RunResult, Sandbox
 
+SHIMS = Path(__file__).resolve().parent / "shims"
 TOOLCHAIN_ROOT = Path(os.environ.get("JUDGEBENCH_TOOLCHAINS", "/opt/judgebench"))
 TYPESCRIPT_VERSION = "5.6.3"
 COMPILE_LIMITS = Limits(wall_s=90, cpu_s=90, memory_mb=2048, processes=256, disk_mb=512, tmp_mb=1024)
@@ -45,8 +46,12 @@ def _java_file(code: str) -> str:
 def _languages() -> dict[str, Language]:
     tsc = TOOLCHAIN_ROOT / "node" / "node_modules" / "typescript" / "bin" / "tsc"
     return {
+        # Debian's python3 with Debian's numpy/matplotlib/pygame; the shims capture figures and game frames.
         "python": Language("python", "main.py", ("/usr/bin/python3", "main.py"), requires=("/usr/bin/python3",),
-                           env={"PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg", "SDL_VIDEODRIVER": "dummy"}),
+                           env={"PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg", "SDL_VIDEODRIVER": "dummy",
+                                "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": "/opt/judgebench-shims",
+                                "MPLCONFIGDIR": "/tmp/mpl", "PYGAME_HIDE_SUPPORT_PROMPT": "1"},
+                           mounts=(Mount(str(SHIMS), "/opt/judgebench-shims"),)),
         "javascript": Language("javascript", "main.js", ("/usr/bin/node", "main.js"), requires=("/usr/bin/node",),
                                run_limits=Limits(memory_mb=1024)),
         "typescript": Language("typescript", "main.ts", ("/usr/bin/node", "out/main.js"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 
 from judgebench.execution.extract import ExtractedCode, extract
@@ -9,7 +10,8 @@ from judgebench.execution.languages import run_program
 from judgebench.execution.sandbox import Limits, Sandbox
 from judgebench.records import ExecutionRound, Screenshot
 
-UNSUPPORTED_ENVIRONMENTS = {"Streamlit", "Gradio", "PyGame"}
+UNSUPPORTED_ENVIRONMENTS = {"Streamlit", "Gradio"}
+VISUAL_FILES = ("pygame_frame.png", "figure_1.png")  # written by the Python shims
 
 
 @dataclass
@@ -39,12 +41,18 @@ def execute_answer(answer: str, sandbox: Sandbox | None, renderer=None, *,  # ty
         return AnswerExecution(page.status, code, record, page.detail, page.wall_s)
     if sandbox is None:
         return AnswerExecution("unsupported", code, None, "no sandbox available")
-    program = run_program(sandbox, code.language, code.code, limits=limits)
+    work = sandbox.new_workdir("answer-")
+    try:
+        program = run_program(sandbox, code.language, code.code, limits=limits, workdir=work)
+        shot = next((Screenshot((work / name).read_bytes()) for name in VISUAL_FILES if (work / name).is_file()),
+                    None)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     if program.result is None:
         return AnswerExecution("unsupported", code, None, program.detail)
     result = program.result
     stderr = result.stderr if program.phase == "run" else f"[compilation failed]\n{result.stderr}{result.stdout}"
     record = ExecutionRound(1, code.language, code.environment, code.code, code.dependencies,
                             stdout=result.stdout if program.phase == "run" else "", stderr=stderr,
-                            success=program.ok)
+                            success=program.ok, screenshot=shot)
     return AnswerExecution(result.status, code, record, result.detail, result.wall_s)

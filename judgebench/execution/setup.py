@@ -14,7 +14,11 @@ from pathlib import Path
 from judgebench.execution.languages import TOOLCHAIN_ROOT, TYPESCRIPT_VERSION
 
 APT_PACKAGES = {"bubblewrap": "/usr/bin/bwrap", "golang-go": "/usr/bin/go", "rustc": "/usr/bin/rustc",
-                "gcc": "/usr/bin/gcc", "g++": "/usr/bin/g++"}
+                "gcc": "/usr/bin/gcc", "g++": "/usr/bin/g++",
+                # Python programs' usual visual libraries, for Debian's python3 inside the sandbox
+                "python3-numpy": "/usr/lib/python3/dist-packages/numpy",
+                "python3-matplotlib": "/usr/lib/python3/dist-packages/matplotlib",
+                "python3-pygame": "/usr/lib/python3/dist-packages/pygame"}
 APT_WEB = {"chromium": "/usr/bin/chromium"}
 NPM_PACKAGES = {"node": {"typescript": TYPESCRIPT_VERSION}}
 NPM_WEB = {"web": {"react": "18.3.1", "react-dom": "18.3.1", "@babel/standalone": "7.26.4", "vue": "3.5.13",
