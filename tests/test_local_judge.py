@@ -16,8 +16,16 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason=f"embedded judge unav
 
 
 def test_smollm2_judges_a_few_battles_with_parseable_verdicts(tmp_path: Path) -> None:
-    result = run_reward(RewardOptions(judge="smollm2-local", limit=3, modes=("with",), runs_dir=tmp_path / "runs",
-                                      cache_path=tmp_path / "cache.sqlite"))
+    result = run_reward(
+        RewardOptions(
+            judge="smollm2-local",
+            dataset="bcr-fixture",
+            limit=3,
+            modes=("with",),
+            runs_dir=tmp_path / "runs",
+            cache_path=tmp_path / "cache.sqlite",
+        )
+    )
     store = JudgmentStore(result.results[0].run_dir)
     stored = list(store)
     store.close()
@@ -28,6 +36,14 @@ def test_smollm2_judges_a_few_battles_with_parseable_verdicts(tmp_path: Path) ->
         assert j.input_tokens > 0 and j.attempts == 1 and not j.cached
     assert sum(j.ok for j in stored) >= 4
 
-    again = run_reward(RewardOptions(judge="smollm2-local", limit=3, modes=("with",), runs_dir=tmp_path / "again",
-                                     cache_path=tmp_path / "cache.sqlite"))
+    again = run_reward(
+        RewardOptions(
+            judge="smollm2-local",
+            dataset="bcr-fixture",
+            limit=3,
+            modes=("with",),
+            runs_dir=tmp_path / "again",
+            cache_path=tmp_path / "cache.sqlite",
+        )
+    )
     assert again.results[0].progress.calls == 0  # second identical run: all from the cache

@@ -18,7 +18,7 @@ from tests.conftest import JUDGEBENCH, ROOT, cli_env
 def runs_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("runs")
     for judge in ("exec-success", "always-a", "random"):
-        run_reward(RewardOptions(judge=judge, runs_dir=root, cache_path=None))
+        run_reward(RewardOptions(judge=judge, dataset="bcr-fixture", runs_dir=root, cache_path=None))
     return root
 
 

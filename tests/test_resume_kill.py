@@ -31,9 +31,26 @@ def stored_rows(db_path: Path) -> int:
 def test_sigkill_midway_then_resume_judges_each_item_once(tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     with fake_openai(lambda body, n: Reply(delay_s=0.15)) as server:
-        cmd = [*JUDGEBENCH, "reward", "run", "--judge", "openai/fake-judge", "--api-base", server.api_base,
-               "--mode", "with", "--runs-dir", str(runs), "--no-cache", "--concurrency", str(CONCURRENCY),
-               "--yes", "--json"]
+        cmd = [
+            *JUDGEBENCH,
+            "reward",
+            "run",
+            "--judge",
+            "openai/fake-judge",
+            "--api-base",
+            server.api_base,
+            "--mode",
+            "with",
+            "--dataset",
+            "bcr-fixture",
+            "--runs-dir",
+            str(runs),
+            "--no-cache",
+            "--concurrency",
+            str(CONCURRENCY),
+            "--yes",
+            "--json",
+        ]
         env = cli_env(OPENAI_API_KEY="sk-fake-for-loopback")
         db_path = runs / "reward" / "bcr-fixture" / "openai_fake-judge" / "parity-with-exec" / "judgments.sqlite"
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -68,8 +85,25 @@ def test_sigkill_midway_then_resume_judges_each_item_once(tmp_path: Path) -> Non
 def test_ctrl_c_stops_cleanly_and_records_the_session(tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     with fake_openai(lambda body, n: Reply(delay_s=0.15)) as server:
-        cmd = [*JUDGEBENCH, "reward", "run", "--judge", "openai/fake-judge", "--api-base", server.api_base,
-               "--mode", "with", "--runs-dir", str(runs), "--no-cache", "--concurrency", "2", "--yes"]
+        cmd = [
+            *JUDGEBENCH,
+            "reward",
+            "run",
+            "--judge",
+            "openai/fake-judge",
+            "--api-base",
+            server.api_base,
+            "--mode",
+            "with",
+            "--dataset",
+            "bcr-fixture",
+            "--runs-dir",
+            str(runs),
+            "--no-cache",
+            "--concurrency",
+            "2",
+            "--yes",
+        ]
         env = cli_env(OPENAI_API_KEY="sk-fake-for-loopback")
         db_path = runs / "reward" / "bcr-fixture" / "openai_fake-judge" / "parity-with-exec" / "judgments.sqlite"
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

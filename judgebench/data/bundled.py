@@ -10,7 +10,7 @@ _CANDIDATES = (
     Path(__file__).resolve().parent.parent.parent / "data",
 )
 
-DEFAULT_DATASET = "bcr-fixture"
+DEFAULT_DATASET = "humaneval-pairs"
 
 
 def data_root() -> Path | None:

@@ -38,7 +38,9 @@ def resolve_files(spec: str, split: str) -> tuple[str, list[Path]]:
         if path.is_dir():
             if (path / "dataset_info.json").exists() or (path / "dataset_dict.json").exists():
                 return "saved", [path]
-            files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in PARQUET_SUFFIXES + JSONL_SUFFIXES)
+            # In a folder, .json files are metadata (manifests, dataset cards), not rows.
+            files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in (*PARQUET_SUFFIXES, ".jsonl",
+                                                                                       ".ndjson"))
             if not files:
                 raise DatasetError(f"{spec} holds no parquet, JSONL or save_to_disk data.")
         else:
