@@ -26,6 +26,15 @@ reward_app = typer.Typer(help="BigCodeReward: judge battles and score the judges
 app.add_typer(reward_app, name="reward")
 judges_app = typer.Typer(help="Judges: shipped specs, reference judges, your own.", no_args_is_help=True)
 app.add_typer(judges_app, name="judges")
+arena_app = typer.Typer(help="AutoCodeArena: answers, sandboxed execution, judged against a baseline.",
+                        no_args_is_help=True)
+app.add_typer(arena_app, name="arena")
+
+PromptsOpt = Annotated[str | None, typer.Option("--prompts", help="Prompt set: bundled name (default arena-mini), "
+                                                "JSONL file or folder, or hf:bigcode/autocodearena-v0.")]
+RunsDirOpt = Annotated[Path, typer.Option(help="Where run directories go.")]
+ModelsOpt = Annotated[list[str] | None, typer.Option("--model", help="Contestant (repeatable): spec name or "
+                                                     "litellm id.")]
 
 DatasetOpt = Annotated[str | None, typer.Option(
     "--dataset", "-d", help="hf:owner/name[@rev], a parquet/JSONL file, glob or folder, or a bundled name.")]
@@ -472,6 +481,218 @@ def _run_summary_view(payload: dict[str, Any]):  # type: ignore[no-untyped-def]
     from rich.text import Text
 
     return Group(table, Text("run directories:\n" + dirs))
+
+
+def _arena_options(prompts: str | None, runs_dir: Path, **kw: Any):  # type: ignore[no-untyped-def]
+    from judgebench.arena.pipeline import ArenaOptions
+    from judgebench.runner.cache import DEFAULT_CACHE
+
+    no_cache = kw.pop("no_cache", False)
+    return ArenaOptions(prompts=prompts, runs_dir=runs_dir, cache_path=None if no_cache else DEFAULT_CACHE,
+                        **{k: v for k, v in kw.items() if v is not None})
+
+
+def _arena_progress(console):  # type: ignore[no-untyped-def]
+    last: dict[str, int] = {}
+
+    def show(step: str, done: int, total: int) -> None:
+        if done == total or done - last.get(step, 0) >= max(1, total // 10):
+            last[step] = done
+            console.print(f"  {step}: {done}/{total}")
+
+    return show
+
+
+def _arena_confirm(yes: bool, threshold: float):  # type: ignore[no-untyped-def]
+    def confirm(est: dict[str, Any]) -> bool:
+        console = _console(stderr=True)
+        cost = f"${est['usd']:.2f}" if est["usd"] is not None else "unknown price"
+        console.print(f"{est['model']}: {est['calls']} answers to generate, ~{est['input_tokens']:,} input and at "
+                      f"most {est['max_output_tokens']:,} output tokens, {cost}")
+        if yes or est["usd"] is None or est["usd"] <= threshold:
+            return True
+        if not sys.stdin.isatty():
+            console.print("[yellow]above the confirmation threshold; pass --yes to proceed[/]")
+            return False
+        return typer.confirm("Proceed?", default=False)
+
+    return confirm
+
+
+@arena_app.command("generate")
+def arena_generate(
+    model: Annotated[str, typer.Option("--model", help="Spec name or litellm model id.")],
+    name: Annotated[str | None, typer.Option(help="Name of this contestant (default: the spec's name).")] = None,
+    prompts: PromptsOpt = None, runs_dir: RunsDirOpt = Path("runs"),
+    api_base: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL.")] = None,
+    concurrency: Annotated[int | None, typer.Option(min=1)] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
+    confirm_above: Annotated[float, typer.Option(help="Ask before spending more than this many dollars.")] = 1.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ask a model to answer every prompt (resumable, cached, concurrent)."""
+    with _friendly_errors():
+        from judgebench.arena.pipeline import run_generate, workspace
+
+        options = _arena_options(prompts, runs_dir, api_base=api_base, concurrency=concurrency, no_cache=no_cache)
+        result = run_generate(workspace(options), model, options, name, _arena_confirm(yes, confirm_above),
+                              _arena_progress(_console(stderr=True)))
+        _emit(as_json, result, lambda: _kv("Generated", result))
+
+
+def _kv(title: str, payload: dict[str, Any]):  # type: ignore[no-untyped-def]
+    from judgebench.report.tables import key_value_table
+
+    return key_value_table(title, payload)
+
+
+@arena_app.command("import")
+def arena_import(
+    path: Annotated[Path, typer.Argument(help="JSONL with one {\"uid\", \"answer\"} per line.")],
+    as_name: Annotated[str, typer.Option("--as", help="Contestant name.")],
+    prompts: PromptsOpt = None, runs_dir: RunsDirOpt = Path("runs"), as_json: JsonOpt = False,
+) -> None:
+    """Add a recorded answer set as a contestant."""
+    with _friendly_errors():
+        from judgebench.arena.generate import import_answers
+        from judgebench.arena.pipeline import workspace
+
+        result = import_answers(workspace(_arena_options(prompts, runs_dir)), path, as_name)
+        _emit(as_json, result, lambda: _kv("Imported", result))
+
+
+@arena_app.command("execute")
+def arena_execute(
+    model: ModelsOpt = None, prompts: PromptsOpt = None, runs_dir: RunsDirOpt = Path("runs"),
+    unsafe_no_sandbox: Annotated[bool, typer.Option("--unsafe-no-sandbox")] = False, as_json: JsonOpt = False,
+) -> None:
+    """Run every stored answer not yet executed (sandboxed programs, rendered pages)."""
+    with _friendly_errors():
+        from judgebench.arena.pipeline import run_execute, workspace
+
+        options = _arena_options(prompts, runs_dir, unsafe_no_sandbox=unsafe_no_sandbox)
+        result = run_execute(workspace(options), options, model, _arena_progress(_console(stderr=True)))
+        _emit(as_json, {"executed": result}, lambda: _kv("Executed", {r["model"]: r["statuses"] for r in result}))
+
+
+@arena_app.command("judge")
+def arena_judge(
+    judge: Annotated[str, typer.Option("--judge", help="Judge spec, litellm id, or exec-success.")] = "exec-success",
+    baseline: Annotated[str, typer.Option(help="The contestant every other is compared with.")] = "smollm2-greedy",
+    model: ModelsOpt = None, prompts: PromptsOpt = None, runs_dir: RunsDirOpt = Path("runs"),
+    api_base: Annotated[str | None, typer.Option()] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache")] = False, as_json: JsonOpt = False,
+) -> None:
+    """Two games per prompt and contestant (both orders) against the baseline."""
+    with _friendly_errors():
+        from judgebench.arena.pipeline import run_judge, workspace
+
+        options = _arena_options(prompts, runs_dir, api_base=api_base, no_cache=no_cache)
+        result = run_judge(workspace(options), options, judge, baseline, model,
+                           _arena_progress(_console(stderr=True)))
+        _emit(as_json, {"judged": result}, lambda: _kv("Judged", {r["model"]: f"{r['games']} games, "
+                                                                  f"{r.get('failed', 0)} failed" for r in result}))
+
+
+def _arena_table(score: dict[str, Any]):  # type: ignore[no-untyped-def]
+    from rich.table import Table
+
+    from judgebench.report.markdown import pct
+
+    table = Table(title=f"AutoCodeArena: {score['judge']} vs baseline {score['baseline']}", title_justify="left")
+    for column in ("model", "score [95% CI]", "parity [90% CI]", "games", "failures"):
+        table.add_column(column)
+    for r in score["models"]:
+        if r.get("baseline"):
+            table.add_row(f"{r['model']} (baseline)", "50.0", "50.0", "-", "")
+            continue
+        fails = {**r["answer_failures"], **{f"judge {k}": v for k, v in r["judge_failures"].items()}}
+        table.add_row(r["model"], f"{pct(r['score'])} [{pct(r['ci'][0])}, {pct(r['ci'][1])}]",
+                      f"{pct(r['score'])} [{pct(r['parity_ci'][0])}, {pct(r['parity_ci'][1])}]", str(r["games"]),
+                      ", ".join(f"{k} {v}" for k, v in fails.items()) or "0")
+    return table
+
+
+@arena_app.command("score")
+def arena_score(
+    judge: Annotated[str, typer.Option("--judge")] = "exec-success",
+    baseline: Annotated[str, typer.Option()] = "smollm2-greedy",
+    prompts: PromptsOpt = None, runs_dir: RunsDirOpt = Path("runs"), seed: Annotated[int, typer.Option()] = 0,
+    rounds: RoundsOpt = 1000, as_json: JsonOpt = False,
+) -> None:
+    """Win rates against the baseline with intervals; no API call."""
+    with _friendly_errors():
+        from judgebench.arena.pipeline import run_score, workspace
+        from judgebench.arena.score import ArenaScoreSettings
+        from judgebench.report.bigcodereward import finite
+
+        score = finite(run_score(workspace(_arena_options(prompts, runs_dir)), judge, baseline,
+                                 ArenaScoreSettings(seed=seed, rounds=rounds)))
+        _emit(as_json, score, lambda: _arena_table(score))
+
+
+@arena_app.command("report")
+def arena_report(
+    judge: Annotated[str, typer.Option("--judge")] = "exec-success",
+    baseline: Annotated[str, typer.Option()] = "smollm2-greedy",
+    prompts: PromptsOpt = None, runs_dir: RunsDirOpt = Path("runs"),
+    out: Annotated[Path, typer.Option(help="Where the leaderboard files go.")] = Path("leaderboards"),
+    seed: Annotated[int, typer.Option()] = 0, rounds: RoundsOpt = 1000,
+) -> None:
+    """Writes leaderboards/autocodearena.md (+ .json, PNG)."""
+    with _friendly_errors():
+        from judgebench.arena.pipeline import run_score, workspace
+        from judgebench.arena.score import ArenaScoreSettings
+        from judgebench.report.autocodearena import write_report
+
+        score = run_score(workspace(_arena_options(prompts, runs_dir)), judge, baseline,
+                          ArenaScoreSettings(seed=seed, rounds=rounds))
+        written = write_report(score, out)
+        _console().print("wrote " + ", ".join(str(p) for p in written.values()))
+
+
+@arena_app.command("run")
+def arena_run(
+    model: ModelsOpt = None,
+    import_: Annotated[list[str] | None, typer.Option("--import", help="NAME=answers.jsonl (repeatable).")] = None,
+    baseline: Annotated[str | None, typer.Option(help="Default: smollm2-greedy, or the first --model.")] = None,
+    judge: Annotated[str | None, typer.Option("--judge", help="Default: exec-success.")] = None,
+    prompts: PromptsOpt = None, runs_dir: RunsDirOpt = Path("runs"),
+    out: Annotated[Path, typer.Option(help="Where the leaderboard files go.")] = Path("leaderboards"),
+    api_base: Annotated[str | None, typer.Option()] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y")] = False,
+    confirm_above: Annotated[float, typer.Option()] = 1.0,
+    seed: Annotated[int, typer.Option()] = 0,
+    unsafe_no_sandbox: Annotated[bool, typer.Option("--unsafe-no-sandbox")] = False,
+) -> None:
+    """generate -> execute -> judge -> score -> report. With no options: the offline default."""
+    import signal
+
+    def terminate(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    with _friendly_errors():
+        from judgebench.arena.pipeline import run_all
+        from judgebench.data.errors import DatasetError
+        from judgebench.report.autocodearena import write_report
+
+        imports = []
+        for item in import_ or []:
+            name, sep, path = item.partition("=")
+            if not sep:
+                raise DatasetError(f"--import takes NAME=path, got {item!r}")
+            imports.append((name, Path(path)))
+        options = _arena_options(prompts, runs_dir, models=tuple(model or ()), imports=tuple(imports),
+                                 baseline=baseline, judge=judge, api_base=api_base, no_cache=no_cache, seed=seed,
+                                 unsafe_no_sandbox=unsafe_no_sandbox)
+        console = _console(stderr=True)
+        steps = run_all(options, confirm=_arena_confirm(yes, confirm_above), progress=_arena_progress(console))
+        written = write_report(steps["score"], out)
+        _console().print(_arena_table(steps["score"]))
+        _console().print("wrote " + ", ".join(str(p) for p in written.values()))
 
 
 if __name__ == "__main__":

@@ -142,15 +142,28 @@ def render(template: PromptTemplate, battle: Battle, order: Order, *, vision: bo
             fields[f"stderr_{slot}"] = cut(latest.stderr, STDERR_LIMIT, marker=not parity) or "(no errors)"
         fields[f"history_{slot}"] = _history(side, HISTORY_LIMIT)
         images[f"screenshot_{slot}"] = latest.screenshot if latest else None
+    content, shown, omitted, text_chars = fill_template(template, fields, images, vision=vision)
+    return RenderedPrompt(
+        messages=({"role": "user", "content": content},),
+        template_hash=template.hash,
+        images=shown,
+        images_omitted=omitted,
+        estimated_tokens=text_chars // 4 + shown * IMAGE_TOKEN_ESTIMATE,
+    )
+
+
+def fill_template(template: PromptTemplate, fields: dict[str, str], images: dict[str, Screenshot | None], *,
+                  vision: bool) -> tuple[Any, int, int, int]:
+    """-> (message content, images shown, images omitted, text characters). Content is a plain string
+    when no image is shown, else a list of text and image_url parts in template order."""
     missing = template.placeholders - set(fields) - set(images)
     if missing:
         raise PromptError(f"template {template.name} uses unknown placeholders: {sorted(missing)}")
-
     parts: list[dict[str, Any]] = []
     shown = omitted = 0
     for index, chunk in enumerate(_IMAGE_SLOT.split(template.text)):
         if index % 2 == 1:  # an image slot name
-            shot = images[chunk]
+            shot = images.get(chunk)
             if shot is None:
                 _append_text(parts, "(no screenshot)")
             elif not vision:
@@ -163,13 +176,7 @@ def render(template: PromptTemplate, battle: Battle, order: Order, *, vision: bo
         _append_text(parts, Template(chunk).safe_substitute(fields))
     text_chars = sum(len(p["text"]) for p in parts if p["type"] == "text")
     content: Any = parts if shown else "".join(p["text"] for p in parts)
-    return RenderedPrompt(
-        messages=({"role": "user", "content": content},),
-        template_hash=template.hash,
-        images=shown,
-        images_omitted=omitted,
-        estimated_tokens=text_chars // 4 + shown * IMAGE_TOKEN_ESTIMATE,
-    )
+    return content, shown, omitted, text_chars
 
 
 def _append_text(parts: list[dict[str, Any]], text: str) -> None:

@@ -20,11 +20,14 @@ def data_root() -> Path | None:
     return None
 
 
-def bundled_names() -> list[str]:
+def bundled_names(kind: str = "battles") -> list[str]:
+    """Bundled battle datasets, or (kind="prompts") prompt sets, which hold a prompts.jsonl."""
     root = data_root()
     if root is None:
         return []
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+    folders = [p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))]
+    is_prompts = {p.name: (p / "prompts.jsonl").exists() for p in folders}
+    return sorted(name for name, prompts in is_prompts.items() if prompts == (kind == "prompts"))
 
 
 def bundled_path(name: str) -> Path | None:

@@ -1,0 +1,1 @@
+"""AutoCodeArena: candidate answers, sandboxed execution, judged against a fixed baseline."""
