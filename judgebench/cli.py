@@ -692,6 +692,8 @@ def arena_run(
         steps = run_all(options, confirm=_arena_confirm(yes, confirm_above), progress=_arena_progress(console))
         written = write_report(steps["score"], out)
         _console().print(_arena_table(steps["score"]))
+        timings = ", ".join(f"{k} {v:.1f} s" for k, v in steps["timings_s"].items())
+        _console().print(f"time: {timings}; LLM calls made: {steps['calls']}")
         _console().print("wrote " + ", ".join(str(p) for p in written.values()))
 
 

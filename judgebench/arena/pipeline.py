@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,16 +160,30 @@ def run_all(options: ArenaOptions, *, confirm: Callable[[dict[str, Any]], bool] 
         ref = reference_answers_path()
         if ref is not None and (options.prompts in (None, "arena-mini")):
             imports.append((REFERENCE_ANSWERS, ref))
-    steps: dict[str, Any] = {"generate": [], "import": []}
+    steps: dict[str, Any] = {"generate": [], "import": [], "timings_s": {}}
+    clock = time.monotonic()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.monotonic()
+        steps["timings_s"][name] = round(steps["timings_s"].get(name, 0.0) + now - clock, 2)
+        clock = now
+
     for value in models:
         steps["generate"].append(run_generate(ws, value, options, confirm=confirm, progress=progress))
     for name, path in imports:
         steps["import"].append(import_answers(ws, path, slug(name)))
+    lap("generate")
     steps["execute"] = run_execute(ws, options, progress=progress)
+    lap("execute")
     baseline = options.baseline or (DEFAULT_BASELINE if not options.models else slug(resolve_judge(
         options.models[0]).name))
     judge = options.judge or DEFAULT_JUDGE
     steps["judge"] = run_judge(ws, options, judge, baseline, progress=progress)
+    lap("judge")
     steps["score"] = run_score(ws, judge, baseline, settings or ArenaScoreSettings(seed=options.seed))
+    lap("score")
+    steps["calls"] = sum(g.get("requested", 0) - g.get("cached", 0) for g in steps["generate"]) + sum(
+        j.get("judged", 0) for j in steps["judge"] if resolve_judge(judge).kind == "llm")
     steps["workspace"] = str(ws.root)
     return steps
