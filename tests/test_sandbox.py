@@ -261,3 +261,29 @@ def test_endless_pygame_loop_is_captured_and_stopped() -> None:
     assert done.extracted is not None and done.extracted.environment == "PyGame"
     shot = done.record.screenshot.image().convert("RGB")  # type: ignore[union-attr]
     assert shot.size == (320, 240) and shot.getpixel((160, 120)) == (20, 200, 40)
+
+
+def _apps_reason() -> str | None:
+    from judgebench.execution.apps import apps_available
+
+    return apps_available()
+
+
+@pytest.mark.skipif(_apps_reason() is not None, reason=f"app frameworks unavailable: {_apps_reason()}")
+@pytest.mark.parametrize(("framework", "code", "text"), [
+    ("Streamlit", "import streamlit as st\nst.title('Quarterly sales')\nst.write('Hello from Streamlit')\n",
+     "Streamlit"),
+    ("Gradio", "import gradio as gr\ndemo = gr.Interface(fn=lambda s: s[::-1], inputs='text', outputs='text', "
+               "title='Reverser')\ndemo.launch()\n", "Gradio"),
+])
+def test_app_frameworks_are_served_inside_the_sandbox_and_screenshotted(framework: str, code: str,
+                                                                         text: str) -> None:
+    from judgebench.execution.run_answer import execute_answer
+
+    done = execute_answer(f"```python\n{code}```", SANDBOX)
+    assert done.extracted is not None and done.extracted.environment == framework
+    assert done.status == "ok", (done.detail, done.record and done.record.stderr[-1000:])
+    image = done.record.screenshot.image().convert("L")  # type: ignore[union-attr]
+    assert image.size == (1024, 768)
+    dark = sum(1 for value in image.tobytes() if value < 100)
+    assert dark > 500  # rendered text and widgets, not a blank or skeleton page

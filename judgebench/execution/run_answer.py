@@ -10,7 +10,7 @@ from judgebench.execution.languages import run_program
 from judgebench.execution.sandbox import Limits, Sandbox
 from judgebench.records import ExecutionRound, Screenshot
 
-UNSUPPORTED_ENVIRONMENTS = {"Streamlit", "Gradio"}
+APP_ENVIRONMENTS = {"Streamlit", "Gradio"}
 VISUAL_FILES = ("pygame_frame.png", "figure_1.png")  # written by the Python shims
 
 
@@ -23,14 +23,27 @@ class AnswerExecution:
     wall_s: float = 0.0
 
 
+def _execute_app(code: ExtractedCode, sandbox: Sandbox | None) -> AnswerExecution:
+    from judgebench.execution.apps import apps_available, run_app
+
+    problem = apps_available()
+    if sandbox is None or problem:
+        return AnswerExecution("unsupported", code, None, problem or "no sandbox available")
+    result, png = run_app(sandbox, code.environment, code.code)
+    record = ExecutionRound(1, code.language, code.environment, code.code, code.dependencies, stdout=result.stdout,
+                            stderr=result.stderr, success=result.ok and png is not None,
+                            screenshot=Screenshot(png) if png else None)
+    return AnswerExecution(result.status, code, record, result.detail, result.wall_s)
+
+
 def execute_answer(answer: str, sandbox: Sandbox | None, renderer=None, *,  # type: ignore[no-untyped-def]
                    limits: Limits | None = None) -> AnswerExecution:
     """`renderer` is a started WebRenderer, or None to report web answers as unsupported here."""
     code = extract(answer)
     if code is None:
         return AnswerExecution("no_code", None, None, "the answer contains no runnable code block")
-    if code.environment in UNSUPPORTED_ENVIRONMENTS:
-        return AnswerExecution("unsupported", code, None, f"{code.environment} apps are not executed yet")
+    if code.environment in APP_ENVIRONMENTS:
+        return _execute_app(code, sandbox)
     if code.web_kind is not None:
         if renderer is None:
             return AnswerExecution("unsupported", code, None, "web rendering is not available")

@@ -19,7 +19,9 @@ APT_PACKAGES = {"bubblewrap": "/usr/bin/bwrap", "golang-go": "/usr/bin/go", "rus
                 "python3-numpy": "/usr/lib/python3/dist-packages/numpy",
                 "python3-matplotlib": "/usr/lib/python3/dist-packages/matplotlib",
                 "python3-pygame": "/usr/lib/python3/dist-packages/pygame"}
-APT_WEB = {"chromium": "/usr/bin/chromium"}
+APT_WEB = {"chromium": "/usr/bin/chromium", "python3-venv": "/usr/share/doc/python3-venv"}
+# Streamlit and Gradio answers run with these, in a venv over Debian's python3 (sees numpy/matplotlib).
+APP_PACKAGES = ("streamlit==1.67.0", "gradio==6.31.0", "playwright==1.65.2")
 NPM_PACKAGES = {"node": {"typescript": TYPESCRIPT_VERSION}}
 NPM_WEB = {"web": {"react": "18.3.1", "react-dom": "18.3.1", "@babel/standalone": "7.26.4", "vue": "3.5.13",
                    "mermaid": "11.4.1"}}
@@ -40,6 +42,18 @@ def plan(web: bool) -> list[Step]:
         steps.append(Step("refresh Debian package lists", ("apt-get", "update")))
         steps.append(Step(f"install Debian packages: {' '.join(missing)}",
                           ("apt-get", "install", "-y", "--no-install-recommends", *missing)))
+    if web:
+        pyenv = TOOLCHAIN_ROOT / "pyenv"
+        if not (pyenv / "bin" / "python").exists():
+            steps.append(Step(f"create the sandbox's app Python at {pyenv}",
+                              ("/usr/bin/python3", "-m", "venv", "--system-site-packages", str(pyenv))))
+        site = sorted(pyenv.glob("lib/python3*/site-packages"))
+        installed = {"==".join(p.name.removesuffix(".dist-info").split("-")[:2]).lower()
+                     for folder in site for p in folder.glob("*.dist-info")}
+        wanted = [pkg for pkg in APP_PACKAGES if pkg not in installed]
+        if wanted:
+            steps.append(Step(f"install app frameworks: {' '.join(wanted)}",
+                              (str(pyenv / "bin" / "pip"), "install", "--quiet", *wanted)))
     for folder, packages in {**NPM_PACKAGES, **(NPM_WEB if web else {})}.items():
         target = TOOLCHAIN_ROOT / folder
         wanted = [f"{name}@{version}" for name, version in packages.items()
