@@ -156,6 +156,9 @@ def data_build(
     out: Annotated[Path | None, typer.Option(help="Output folder (default: the bundled data folder).")] = None,
     seed: Annotated[int, typer.Option(help="Seed for mutant choice, pairing and labels.")] = 0,
     limit: Annotated[int | None, typer.Option(help="Only the first N problems.", min=1)] = None,
+    local_model: Annotated[bool | None, typer.Option("--local-model/--no-local-model",
+                                                     help="Add the embedded model's answers as sides "
+                                                          "(default: when it is installed).")] = None,
 ) -> None:
     """Build a dataset from an installed source package (HumanEval preference pairs)."""
     with _friendly_errors():
@@ -176,7 +179,11 @@ def data_build(
             raise DatasetError(str(exc)) from None
         target = out or ((data_root() or Path("data")) / name)
         console = _console(stderr=True)
-        report = build(sandbox, seed=seed, limit=limit,
+        from judgebench.judges.local import local_available
+        from judgebench.runner.cache import DEFAULT_CACHE
+
+        use_local = local_available() is None if local_model is None else local_model
+        report = build(sandbox, seed=seed, limit=limit, local_model=use_local, cache_path=DEFAULT_CACHE,
                        progress=lambda n, total: console.print(f"  {n}/{total} problems", end="\r"))
         path = write(report, target)
         console.print(f"wrote {len(report.battles)} battles to {path}; labels {report.manifest['labels']}")

