@@ -99,3 +99,20 @@ def test_storage_does_not_leak_between_renders(renderer) -> None:  # type: ignor
     renderer.render("html", "<script>localStorage.setItem('k', 'leaked')</script>")
     result = renderer.render("html", "<script>console.error('value=' + localStorage.getItem('k'))</script>")
     assert any("value=null" in e for e in result.console_errors)
+
+
+@pytest.mark.skipif(not __import__("pathlib").Path("/usr/lib/python3/dist-packages/plotly").exists(),
+                    reason="Debian python3-plotly missing (judgebench setup)")
+def test_plotly_figure_is_rendered(renderer) -> None:  # type: ignore[no-untyped-def]
+    from judgebench.execution.run_answer import execute_answer
+    from judgebench.execution.sandbox import Sandbox, SandboxUnavailable
+
+    try:
+        sandbox = Sandbox()
+    except SandboxUnavailable as exc:
+        pytest.skip(str(exc))
+    answer = ("```python\nimport plotly.graph_objects as go\n"
+              "fig = go.Figure(go.Bar(x=['a', 'b'], y=[3, 3], marker_color='#ff0000'))\nfig.show()\n```")
+    done = execute_answer(answer, sandbox, renderer)
+    assert done.status == "ok" and done.record is not None and done.record.screenshot is not None
+    assert (255, 0, 0) in colours(done.record.screenshot.data)

@@ -38,7 +38,9 @@ def execute_model(ws: ArenaWorkspace, model: str, sandbox: Sandbox, renderer: An
         todo = [(uid, rec) for uid, rec in answers.items() if uid not in done_keys and rec.get("failure") is None]
         statuses: Counter[str] = Counter()
         started = time.monotonic()
-        web = [(u, r) for u, r in todo if (code := extract(r.get("answer") or "")) is not None and code.web_kind]
+        # Pages, and Plotly figures (written as pages), go through the one browser in this thread.
+        web = [(u, r) for u, r in todo if (code := extract(r.get("answer") or "")) is not None
+               and (code.web_kind or "plotly" in code.dependencies)]
         programs = [(u, r) for u, r in todo if (u, r) not in web]
         finished = 0
 

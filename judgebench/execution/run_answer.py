@@ -59,6 +59,10 @@ def execute_answer(answer: str, sandbox: Sandbox | None, renderer=None, *,  # ty
         program = run_program(sandbox, code.language, code.code, limits=limits, workdir=work)
         shot = next((Screenshot((work / name).read_bytes()) for name in VISUAL_FILES if (work / name).is_file()),
                     None)
+        figure_page = work / "plotly_figure.html"
+        if shot is None and renderer is not None and figure_page.is_file():
+            page = renderer.render("html", figure_page.read_text(encoding="utf-8", errors="replace"))
+            shot = Screenshot(page.png) if page.png else None
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if program.result is None:

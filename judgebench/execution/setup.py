@@ -18,7 +18,8 @@ APT_PACKAGES = {"bubblewrap": "/usr/bin/bwrap", "golang-go": "/usr/bin/go", "rus
                 # Python programs' usual visual libraries, for Debian's python3 inside the sandbox
                 "python3-numpy": "/usr/lib/python3/dist-packages/numpy",
                 "python3-matplotlib": "/usr/lib/python3/dist-packages/matplotlib",
-                "python3-pygame": "/usr/lib/python3/dist-packages/pygame"}
+                "python3-pygame": "/usr/lib/python3/dist-packages/pygame",
+                "python3-plotly": "/usr/lib/python3/dist-packages/plotly"}
 APT_WEB = {"chromium": "/usr/bin/chromium", "python3-venv": "/usr/share/doc/python3-venv"}
 # Streamlit and Gradio answers run with these, in a venv over Debian's python3 (sees numpy/matplotlib).
 APP_PACKAGES = ("streamlit==1.67.0", "gradio==6.31.0", "playwright==1.65.2")

@@ -1,6 +1,7 @@
 """Loaded by the sandboxed Python (PYTHONPATH) to capture visual output without a display.
 
 - Matplotlib: figures are saved to /work/figure_<n>.png when shown and when the program exits.
+- Plotly: `fig.show()` writes /work/plotly_figure.html (plotly.js inline), rendered by judgebench.
 - PyGame (SDL dummy video driver): the display is saved to /work/pygame_frame.png on frame
   JB_PYGAME_CAPTURE_FRAME and at exit; after JB_PYGAME_MAX_FRAMES frames the game loop is ended, since
   games never stop on their own.
@@ -60,13 +61,21 @@ def _patch_pygame(module):
     atexit.register(lambda: save() if state["frames"] and state["frames"] < capture_at else None)
 
 
+def _patch_plotly(module):
+    def show(fig, *args, **kwargs):  # no browser in the sandbox: the figure becomes a self-contained page
+        fig.write_html("/work/plotly_figure.html", include_plotlyjs=True, full_html=True)
+
+    module.show = show
+
+
 _original_import = builtins.__import__
 _patched = set()
 
 
 def _import(name, globals=None, locals=None, fromlist=(), level=0):
     module = _original_import(name, globals, locals, fromlist, level)
-    for target, patch in (("matplotlib.pyplot", _patch_matplotlib), ("pygame", _patch_pygame)):
+    for target, patch in (("matplotlib.pyplot", _patch_matplotlib), ("pygame", _patch_pygame),
+                          ("plotly.io", _patch_plotly)):
         loaded = sys.modules.get(target)
         # Patch only once the module has finished initialising, or its own definitions overwrite ours.
         if target not in _patched and loaded is not None and not getattr(loaded.__spec__, "_initializing", False):
