@@ -55,7 +55,7 @@ def serve(latency: float, ports: Any) -> None:
     """The fake server in its own process, so its JSON parsing does not share our GIL."""
     from tests.fake_openai import Reply, fake_openai
 
-    with fake_openai(lambda body, n: Reply(delay_s=latency)) as server:
+    with fake_openai(lambda body, n: Reply(delay_s=latency), parse_bodies=False) as server:
         ports.put(server.port)
         while True:
             time.sleep(3600)

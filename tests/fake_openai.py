@@ -46,8 +46,12 @@ class Received:
 
 
 class FakeOpenAI:
-    def __init__(self, script: Callable[[dict[str, Any], int], Reply] | None = None) -> None:
+    def __init__(self, script: Callable[[dict[str, Any], int], Reply] | None = None, *,
+                 parse_bodies: bool = True) -> None:
+        """parse_bodies=False skips decoding requests (benchmarks: the server's own JSON work on large
+        image-bearing bodies would otherwise be measured as client latency)."""
         self.script = script or (lambda body, n: Reply())
+        self.parse_bodies = parse_bodies
         self.received: list[Received] = []
         self._lock = threading.Lock()
         self.port = 0
@@ -73,7 +77,8 @@ class FakeOpenAI:
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
+                raw = self.rfile.read(length)
+                body = json.loads(raw or b"{}") if fake.parse_bodies else {}
                 with fake._lock:
                     n = len(fake.received)
                     fake.received.append(Received(time.monotonic(), body))
@@ -135,6 +140,7 @@ def battle_id_of(body: dict[str, Any], instructions: dict[str, str]) -> str:
 
 
 @contextmanager
-def fake_openai(script: Callable[[dict[str, Any], int], Reply] | None = None) -> Iterator[FakeOpenAI]:
-    with FakeOpenAI(script).running() as server:
+def fake_openai(script: Callable[[dict[str, Any], int], Reply] | None = None, *,
+                parse_bodies: bool = True) -> Iterator[FakeOpenAI]:
+    with FakeOpenAI(script, parse_bodies=parse_bodies).running() as server:
         yield server

@@ -131,6 +131,19 @@ def explicit_pricing(spec: JudgeSpec) -> dict[str, float]:
 
 
 
+# litellm runs a "zero cost" diagnostic on every response priced at exactly 0 (~2 ms of CPU per call,
+# measured). Self-hosted models are therefore priced at this negligible rate in the call, and their
+# recorded cost is set back to exactly 0 by the runner.
+NEGLIGIBLE_PRICE = 1e-15
+
+
+def litellm_pricing(prices: dict[str, float]) -> tuple[dict[str, float], bool]:
+    """-> (per-call price arguments for litellm, whether the true price is zero)."""
+    if prices and not any(prices.values()):
+        return {k: NEGLIGIBLE_PRICE for k in prices}, True
+    return prices, False
+
+
 def context_window(spec: JudgeSpec) -> int | None:
     if spec.context_window:
         return spec.context_window

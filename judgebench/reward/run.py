@@ -27,6 +27,7 @@ from judgebench.reward.plan import (
     Selection,
     context_window,
     explicit_pricing,
+    litellm_pricing,
     run_dir_for,
     template_name,
 )
@@ -154,7 +155,7 @@ class _ModeRunner:
         self.window = context_window(job.spec)
         self.rng = random.Random(job.selection.seed)
         self.parity = job.spec.prompt_style == "parity"
-        self.pricing = job.pricing
+        self.pricing, self.free = litellm_pricing(job.pricing)
 
     def _emit(self) -> None:
         if self.on_progress is not None:
@@ -223,7 +224,12 @@ class _ModeRunner:
             return Judgment(**self._base(battle, order), presented_verdict=presented,
                             verdict=order.to_original(presented))
         vision = spec.vision and self.mode == "with"
-        rendered = await asyncio.to_thread(render, self.template, battle, order, vision=vision, parity=self.parity)
+        needs_pixels = vision and any(s.latest_execution and s.latest_execution.screenshot for s in battle.sides)
+        if needs_pixels:  # image decoding and JPEG encoding stay off the event loop
+            rendered = await asyncio.to_thread(render, self.template, battle, order, vision=vision,
+                                               parity=self.parity)
+        else:  # text only: cheaper than a thread hop
+            rendered = render(self.template, battle, order, vision=vision, parity=self.parity)
         base = {**self._base(battle, order), "prompt_hash": rendered.hash}
         max_out = int(spec.params.get("max_tokens") or 0)
         if self.window and rendered.estimated_tokens + max_out > self.window:
@@ -251,7 +257,8 @@ class _ModeRunner:
             used = outcome.input_tokens + outcome.output_tokens
             self.limits.tokens.refund(rendered.estimated_tokens + max_out - used)
         common = {"input_tokens": outcome.input_tokens, "output_tokens": outcome.output_tokens,
-                  "cost_usd": outcome.cost_usd, "latency_s": outcome.latency_s, "attempts": outcome.attempts}
+                  "cost_usd": 0.0 if self.free else outcome.cost_usd, "latency_s": outcome.latency_s,
+                  "attempts": outcome.attempts}
         if outcome.failure is not None:
             return Judgment(**base, **common, failure=outcome.failure, detail=outcome.detail,
                             raw_text=outcome.text or "")
