@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import time
@@ -17,7 +16,7 @@ from judgebench.judges.spec import JudgeSpec
 from judgebench.prompts import load_template
 from judgebench.records import FailureKind
 from judgebench.runner.cache import ResponseCache
-from judgebench.runner.calls import cached_call
+from judgebench.runner.calls import bounded_gather, cached_call
 from judgebench.runner.limits import Limits
 from judgebench.runner.llm_call import RetryPolicy
 from judgebench.runner.manifest import now_iso
@@ -77,7 +76,7 @@ async def generate(ws: ArenaWorkspace, spec: JudgeSpec, name: str, *, cache_path
             on_progress(counts["done"], len(todo))
 
     try:
-        await asyncio.gather(*(one(uid) for uid in todo))
+        await bounded_gather(todo, one, 2 * spec.concurrency)
     finally:
         store.close()
         cache.close()

@@ -8,7 +8,6 @@ failures and counted, never turned into verdicts.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 import time
@@ -22,7 +21,7 @@ from judgebench.judges.spec import JudgeSpec
 from judgebench.prompts import IMAGE_TOKEN_ESTIMATE, cut, fill_template, load_template
 from judgebench.records import FailureKind, Screenshot
 from judgebench.runner.cache import ResponseCache
-from judgebench.runner.calls import cached_call
+from judgebench.runner.calls import bounded_gather, cached_call
 from judgebench.runner.limits import Limits
 from judgebench.runner.llm_call import RetryPolicy
 
@@ -134,7 +133,7 @@ async def judge_model(ws: ArenaWorkspace, spec: JudgeSpec, baseline: str, model:
             on_progress(counts["judged"], len(todo))
 
     try:
-        await asyncio.gather(*(one(uid, g) for uid, g in todo))
+        await bounded_gather(todo, one, 2 * spec.concurrency)
     finally:
         store.close()
         cache.close()

@@ -31,6 +31,20 @@ class CallResult:
                 "latency_s": round(self.latency_s, 3), "attempts": self.attempts, "cached": self.cached}
 
 
+async def bounded_gather(jobs: list[Any], worker: Any, limit: int) -> None:
+    """Runs worker(job) for every job with at most `limit` in progress, so prompts are rendered (and
+    their images decoded) only shortly before they can be sent, not all up front."""
+    import asyncio
+
+    gate = asyncio.Semaphore(max(1, limit))
+
+    async def one(job: Any) -> None:
+        async with gate:
+            await worker(*job) if isinstance(job, tuple) else await worker(job)
+
+    await asyncio.gather(*(one(job) for job in jobs))
+
+
 async def cached_call(spec: JudgeSpec, messages: list[dict[str, Any]], *, cache: ResponseCache, limits: Limits,
                       policy: RetryPolicy, rng: random.Random, key_parts: tuple[str, str] = ("", ""),
                       estimated_tokens: int = 0, extra_params: dict[str, Any] | None = None) -> CallResult:
