@@ -31,9 +31,10 @@ from judgebench.reward.plan import (
     run_dir_for,
     template_name,
 )
-from judgebench.runner.cache import ResponseCache, cache_key
+from judgebench.runner.cache import ResponseCache
+from judgebench.runner.calls import cached_call
 from judgebench.runner.limits import Limits
-from judgebench.runner.llm_call import FatalJudgeError, LLMRequest, RetryPolicy, call_llm
+from judgebench.runner.llm_call import FatalJudgeError, RetryPolicy
 from judgebench.runner.manifest import environment, now_iso
 from judgebench.runner.store import JudgmentStore, write_json_atomic
 
@@ -236,44 +237,29 @@ class _ModeRunner:
             return Judgment(**base, failure=FailureKind.CONTEXT_OVERFLOW,
                             detail=f"estimated {rendered.estimated_tokens} prompt tokens + {max_out} output "
                                    f"exceed the {self.window}-token window; not sent")
-        messages = rendered.as_list()
-        params = dict(spec.params)
-        pricing = self.pricing
+        extra = {}
         if spec.constrained:
             from judgebench.judges.local import verdict_schema
 
-            params["json_schema"] = verdict_schema(allow_both_bad=not self.parity)
-        key = cache_key(spec.model, spec.api_base, params, messages, self.template.hash, order.value)
-        cached = self.cache.get(key)
-        if cached is not None:
-            return self._verdict(base, order, cached["text"], cached=True, tokens=(
-                cached.get("input_tokens", 0), cached.get("output_tokens", 0)), cost=cached.get("cost_usd", 0.0))
-        request = LLMRequest(model=spec.model, messages=messages, params={**params, **pricing}, api_base=spec.api_base,
-                             api_key_env=spec.api_key_env, timeout_s=spec.timeout_s)
-        async with self.limits.semaphore:
-            await self.limits.admit(rendered.estimated_tokens + max_out)
-            outcome = await call_llm(request, self.job.policy, self.rng)
-        if self.limits.tokens is not None and outcome.input_tokens:
-            used = outcome.input_tokens + outcome.output_tokens
-            self.limits.tokens.refund(rendered.estimated_tokens + max_out - used)
+            extra["json_schema"] = verdict_schema(allow_both_bad=not self.parity)
+        outcome = await cached_call(spec, rendered.as_list(), cache=self.cache, limits=self.limits,
+                                    policy=self.job.policy, rng=self.rng, key_parts=(self.template.hash, order.value),
+                                    estimated_tokens=rendered.estimated_tokens, extra_params=extra,
+                                    call_only_params=self.pricing)
         common = {"input_tokens": outcome.input_tokens, "output_tokens": outcome.output_tokens,
                   "cost_usd": 0.0 if self.free else outcome.cost_usd, "latency_s": outcome.latency_s,
-                  "attempts": outcome.attempts}
+                  "attempts": outcome.attempts, "cached": outcome.cached}
         if outcome.failure is not None:
             return Judgment(**base, **common, failure=outcome.failure, detail=outcome.detail,
                             raw_text=outcome.text or "")
-        self.cache.put(key, spec.model, outcome.cache_payload())
-        return self._verdict(base, order, outcome.text or "", cached=False, common=common)
+        return self._verdict(base, order, outcome.text or "", common)
 
-    def _verdict(self, base: dict[str, Any], order: Order, text: str, *, cached: bool,
-                 tokens: tuple[int, int] = (0, 0), cost: float = 0.0, common: dict[str, Any] | None = None) -> Judgment:
-        extra = common or {"input_tokens": tokens[0], "output_tokens": tokens[1], "cost_usd": cost}
+    def _verdict(self, base: dict[str, Any], order: Order, text: str, common: dict[str, Any]) -> Judgment:
         try:
             verdict = parse_json_verdict(text, allow_both_bad=not self.parity)
         except UnparseableVerdict as exc:
-            return Judgment(**base, **extra, cached=cached, failure=FailureKind.UNPARSEABLE, detail=str(exc),
-                            raw_text=text)
-        return Judgment(**base, **extra, cached=cached, raw_text=text, presented_verdict=verdict.winner,
+            return Judgment(**base, **common, failure=FailureKind.UNPARSEABLE, detail=str(exc), raw_text=text)
+        return Judgment(**base, **common, raw_text=text, presented_verdict=verdict.winner,
                         verdict=order.to_original(verdict.winner), detail=verdict.reasoning[:2000])
 
     def close(self) -> None:

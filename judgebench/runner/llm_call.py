@@ -57,6 +57,13 @@ class LLMOutcome:
     attempts: int = 0
     finish_reason: str = ""
     retry_waits: list[float] = field(default_factory=list)
+    cached: bool = False  # answered from the response cache: no call, no cost
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record fields arena steps store beside their own."""
+        return {"text": self.text, "failure": self.failure.value if self.failure else None, "detail": self.detail,
+                "input_tokens": self.input_tokens, "output_tokens": self.output_tokens, "cost_usd": self.cost_usd,
+                "latency_s": round(self.latency_s, 3), "attempts": self.attempts, "cached": self.cached}
 
     def cache_payload(self) -> dict[str, Any]:
         return {"text": self.text, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
