@@ -100,9 +100,8 @@ def _screenshot_data_uri(encoded: str | bytes) -> str:
 def _history(side: Side, limit: int) -> str:
     """Every message before the side's final answer except the first request (shown as the task)."""
     messages = list(side.messages)
-    while messages and messages[-1].role != "user" and messages[-1].content == side.final_answer:
+    if messages and messages[-1].role != "user" and messages[-1].content == side.final_answer:
         messages.pop()
-        break
     if messages and messages[0].role == "user":
         messages = messages[1:]
     if not messages:

@@ -95,8 +95,8 @@ async def judge_model(ws: ArenaWorkspace, spec: JudgeSpec, baseline: str, model:
                       policy: RetryPolicy | None = None, seed: int = 0, retry_failed: bool = False,
                       on_progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     template = load_template(TEMPLATE)
-    answers = {m: dict(ws.answers(m).items()) for m in (baseline, model)}
-    executions = {m: dict(ws.executions(m).items()) for m in (baseline, model)}
+    answers = {m: ws.answer_records(m) for m in (baseline, model)}
+    executions = {m: ws.execution_records(m) for m in (baseline, model)}
     store = ws.judgments(spec.name, baseline, model)
     stored = dict(store.items())
     todo = [(uid, g) for uid, g in games_for([p.uid for p in ws.prompts.prompts])

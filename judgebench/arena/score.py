@@ -41,13 +41,12 @@ class Game:
     weight: float
 
 
-def model_games(ws: ArenaWorkspace, judge: str, baseline: str, model: str) -> tuple[list[Game], Counter[str]]:
+def model_games(ws: ArenaWorkspace, judge: str, baseline: str, model: str, answers: dict[str, dict[str, Any]],
+                executions: dict[str, dict[str, Any]]) -> tuple[list[Game], Counter[str]]:
     categories = {p.uid: p.category for p in ws.prompts.prompts}
-    executions = dict(ws.executions(model).items())
-    answers = dict(ws.answers(model).items())
     failures: Counter[str] = Counter()
     games: list[Game] = []
-    for _key, record in ws.judgments(judge, baseline, model).items():
+    for record in ws.judgment_records(judge, baseline, model).values():
         if "label" not in record:
             failures[record.get("failure") or "judge_failed"] += 1
             continue
@@ -99,10 +98,8 @@ def _groups(games: list[Game], field: str, settings: ArenaScoreSettings) -> dict
                 "games": len(v), "prompts": len({g.uid for g in v})} for k, v in sorted(grouped.items())}
 
 
-def _answer_failures(ws: ArenaWorkspace, model: str) -> dict[str, int]:
-    answers = dict(ws.answers(model).items())
-    executions = dict(ws.executions(model).items())
-    out = Counter()
+def _answer_failures(answers: dict[str, dict[str, Any]], executions: dict[str, dict[str, Any]]) -> dict[str, int]:
+    out: Counter[str] = Counter()
     for uid, rec in answers.items():
         if rec.get("failure"):
             out["generation_failed"] += 1
@@ -118,7 +115,8 @@ def score_arena(ws: ArenaWorkspace, judge: str, baseline: str, settings: ArenaSc
     rows: list[dict[str, Any]] = []
     battles: list[tuple[str, str, float, float]] = []
     for model in models:
-        games, judge_failures = model_games(ws, judge, baseline, model)
+        answers, executions = ws.answer_records(model), ws.execution_records(model)
+        games, judge_failures = model_games(ws, judge, baseline, model, answers, executions)
         battles += [(model, baseline, g.score, g.weight) for g in games]
         rows.append({
             "model": model, "games": len(games), "prompts": len({g.uid for g in games}),
@@ -127,9 +125,10 @@ def score_arena(ws: ArenaWorkspace, judge: str, baseline: str, settings: ArenaSc
             "ci": list(prompt_bootstrap(games, settings.rounds, settings.seed)),
             "by_category": _groups(games, "category", settings),
             "by_environment": _groups(games, "environment", settings),
-            "judge_failures": dict(judge_failures), "answer_failures": _answer_failures(ws, model),
+            "judge_failures": dict(judge_failures), "answer_failures": _answer_failures(answers, executions),
         })
-    rows.append({"model": baseline, "baseline": True, "score": 0.5, "answer_failures": _answer_failures(ws, baseline)})
+    rows.append({"model": baseline, "baseline": True, "score": 0.5,
+                 "answer_failures": _answer_failures(ws.answer_records(baseline), ws.execution_records(baseline))})
     ratings = None
     if battles:
         ratings = bt_table(Outcomes.build(battles), rounds=settings.rounds, seed=settings.seed).to_dict()

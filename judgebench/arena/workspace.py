@@ -52,18 +52,36 @@ class ArenaWorkspace:
                                  + "\n")
         return cls(root, prompts)
 
+    def _answers_path(self, model: str) -> Path:
+        return self.root / "answers" / f"{slug(model)}.sqlite"
+
+    def _executions_path(self, model: str) -> Path:
+        return self.root / "executions" / f"{slug(model)}.sqlite"
+
+    def _judgments_path(self, judge: str, baseline: str, model: str) -> Path:
+        return self.root / "judgments" / slug(judge) / f"vs-{slug(baseline)}" / f"{slug(model)}.sqlite"
+
     def answers(self, model: str) -> RecordStore:
-        return RecordStore(self.root / "answers" / f"{slug(model)}.sqlite")
+        return RecordStore(self._answers_path(model))
+
+    def answer_records(self, model: str) -> dict[str, dict[str, Any]]:
+        return RecordStore.read_all(self._answers_path(model))
+
+    def execution_records(self, model: str) -> dict[str, dict[str, Any]]:
+        return RecordStore.read_all(self._executions_path(model))
+
+    def judgment_records(self, judge: str, baseline: str, model: str) -> dict[str, dict[str, Any]]:
+        return RecordStore.read_all(self._judgments_path(judge, baseline, model))
 
     def models(self) -> list[str]:
         folder = self.root / "answers"
         return sorted(p.stem for p in folder.glob("*.sqlite")) if folder.exists() else []
 
     def executions(self, model: str) -> RecordStore:
-        return RecordStore(self.root / "executions" / f"{slug(model)}.sqlite")
+        return RecordStore(self._executions_path(model))
 
     def judgments(self, judge: str, baseline: str, model: str) -> RecordStore:
-        return RecordStore(self.root / "judgments" / slug(judge) / f"vs-{slug(baseline)}" / f"{slug(model)}.sqlite")
+        return RecordStore(self._judgments_path(judge, baseline, model))
 
     def judged_pairs(self) -> list[tuple[str, str, str]]:
         """(judge, baseline, model) for every stored judgment table."""

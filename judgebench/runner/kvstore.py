@@ -18,6 +18,17 @@ class RecordStore:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, payload TEXT NOT NULL)")
 
+    @classmethod
+    def read_all(cls, path: Path) -> dict[str, dict[str, Any]]:
+        """Every record of a table, the connection closed again (no store left open by a reader)."""
+        if not path.exists():
+            return {}
+        store = cls(path)
+        try:
+            return dict(store.items())
+        finally:
+            store.close()
+
     def put(self, key: str, record: dict[str, Any]) -> None:
         self._db.execute("INSERT OR REPLACE INTO records VALUES (?, ?)", (key, json.dumps(record, sort_keys=True)))
 
